@@ -1,0 +1,50 @@
+# Two commands for a newcomer: `make run` and `make test` (README.md). Both install what is missing.
+SHELL := /bin/bash
+NODE_ARGS ?=
+
+.PHONY: run test deps build kernel check-kernel kernel-test bench browser-deps rust-deps clean
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.package-lock.json
+
+build: deps
+	npm run -s build
+
+run: build
+	node dist/node.mjs $(NODE_ARGS)
+
+# The kernel's host tests need only the host cargo (rustup); the browser test needs Chromium.
+test: build browser-deps
+	cd kernel-rs && cargo test --release -q
+	npx vitest run
+
+browser-deps:
+	@command -v chromium >/dev/null || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
+rust-deps:
+	bash scripts/setup-rust-wasm.sh
+
+# Rebuilds the committed module wasm/kernel.wasm and its embedding from kernel-rs/.
+kernel: rust-deps
+	bash scripts/build-wasm.sh kernel-rs/target/wasm
+	cp kernel-rs/target/wasm/wasm32-unknown-unknown/release/kernel.wasm wasm/kernel.wasm
+	node scripts/embed-wasm.mjs wasm/kernel.wasm wasm/kernel_bytes.ts
+
+# Rebuilds from scratch in a temporary place and fails unless it equals the committed module.
+check-kernel: rust-deps
+	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	bash scripts/build-wasm.sh $$tmp/target && \
+	cmp $$tmp/target/wasm32-unknown-unknown/release/kernel.wasm wasm/kernel.wasm && \
+	node scripts/embed-wasm.mjs wasm/kernel.wasm $$tmp/kernel_bytes.ts && \
+	cmp $$tmp/kernel_bytes.ts wasm/kernel_bytes.ts && \
+	echo "check-kernel: wasm/kernel.wasm matches kernel-rs/ byte for byte"
+
+bench: build
+	cd kernel-rs && cargo run --release -q --example bench
+	node dist/bench.mjs
+
+clean:
+	rm -rf dist kernel-rs/target

@@ -1,0 +1,24 @@
+// A route: method, path pattern, the declared response shape and a handler. The server wraps
+// `data` in the envelope `{code: 0, data}`; errors become `{code, error}` (http-api-details.md §1.3).
+import type { Shape } from './schema.js';
+import type { NodeServices } from './services.js';
+
+export interface Request {
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  /** Parsed JSON body of a POST. */
+  body: unknown;
+  node: NodeServices;
+}
+
+export interface Route<T = unknown> {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Shape of `data`; null for routes that answer `{code: 0}` only. */
+  response: Shape<T> | null;
+  /** The document is sent as is, without the envelope (`/debug/json_schemas`). */
+  raw?: boolean;
+  handler(req: Request): T | Promise<T>;
+}
+
+export const route = <T>(r: Route<T>): Route<T> => r;

@@ -1,0 +1,107 @@
+// /tools/* and /transaction/minfee (http-api.md "Tools"; http-api-details.md §4.5, §6.5, §9.4–§9.7).
+import { COIN_DECIMALS, parseUnits } from '../../core/amount.js';
+import { fail } from '../../core/errors.js';
+import { formatAddress } from '../../core/address.js';
+import { fromHexExact, toHex } from '../../core/hex.js';
+import { addressOfPrivateKey, isValidPrivateKey, publicKeyOf, randomPrivateKey } from '../../core/keys.js';
+import { fee16Decode, fee16Encode } from '../../kernel/fee16.js';
+import { parsePrice, priceView } from '../../kernel/price.js';
+import { janushashNumber } from '../../kernel/pow.js';
+import { COMMIT, NODE_VERSION, VERSION } from '../../version.js';
+import { route } from '../route.js';
+import { u32Param, u64Param } from '../params.js';
+import { hexStr, int, named, num, obj, str, u64 } from '../schema.js';
+import { CoinAmount, CompactFee, coinAmount, compactFee } from '../views/amount.js';
+import { Price } from '../views/price.js';
+
+const Encode16bit = named('Encode16bit', obj({ original: CoinAmount, rounded: CompactFee }));
+
+function encode16bit(e8: bigint) {
+  const code = fee16Encode(e8, 'closest');
+  return { original: coinAmount(e8), rounded: compactFee(fee16Decode(code), code) };
+}
+
+const Wallet = named('Wallet', obj({ address: hexStr(48), privKey: hexStr(64), pubKey: hexStr(66) }));
+
+function wallet(sk: Uint8Array) {
+  return { address: formatAddress(addressOfPrivateKey(sk)), privKey: toHex(sk), pubKey: toHex(publicKeyOf(sk)) };
+}
+
+const MAX_ASSET_DECIMALS = 18;
+
+function formatUptime(seconds: number): string {
+  const d = Math.floor(seconds / 86400), h = Math.floor((seconds % 86400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+  return `${d}d ${h}h ${m}m ${s}s`;
+}
+
+export const toolsRoutes = [
+  route({
+    method: 'GET', path: '/tools/encode16bit/from_e8/:feeE8', response: Encode16bit,
+    handler: ({ params }) => encode16bit(u64Param(params.feeE8, 'feeE8')),
+  }),
+  route({
+    method: 'GET', path: '/tools/encode16bit/from_string/:string', response: Encode16bit,
+    handler: ({ params }) => {
+      const e8 = parseUnits(params.string, COIN_DECIMALS);
+      if (e8 === null) fail('EINV_FUNDS', `'${params.string}' is not a coin amount (digits, at most one '.', at most 8 decimals)`);
+      return encode16bit(e8!);
+    },
+  }),
+  route({
+    method: 'GET', path: '/tools/parse_price/:price/:decimals',
+    response: named('ParsedPrice', obj({ decimals: int, floor: Price, ceil: Price })),
+    handler: ({ params }) => {
+      const decimals = u32Param(params.decimals, 'decimals');
+      if (decimals > MAX_ASSET_DECIMALS) fail('ETOKENDECIMALS', `decimals must be 0 to ${MAX_ASSET_DECIMALS}, got ${decimals}`);
+      const parsed = parsePrice(params.price, decimals);
+      if (!parsed) fail('EBADPRICE', `'${params.price}' is not a positive price representable with ${decimals} decimals`);
+      return { decimals, floor: priceView(parsed!.floor, decimals), ceil: priceView(parsed!.ceil, decimals) };
+    },
+  }),
+  route({
+    method: 'GET', path: '/tools/info',
+    response: named('NodeInfo', obj({
+      chainDBPath: str, dbSize: u64, peersDBPath: str, rxtxDBPath: str,
+      uptime: obj({ formatted: str, seconds: int, since: int }),
+      version: obj({ commit: str, major: int, minor: int, patch: int, name: str }),
+    })),
+    handler: async ({ node }) => {
+      const seconds = Math.max(0, Math.floor(Date.now() / 1000) - node.startedAt);
+      return {
+        chainDBPath: node.store.chainDBPath,
+        dbSize: await node.store.chainDBSize(),
+        peersDBPath: node.store.peersDBPath,
+        rxtxDBPath: node.store.rxtxDBPath,
+        uptime: { formatted: formatUptime(seconds), seconds, since: node.startedAt },
+        version: { commit: COMMIT, ...VERSION, name: `${NODE_VERSION} "${COMMIT}"` },
+      };
+    },
+  }),
+  route({
+    method: 'GET', path: '/tools/wallet/new', response: Wallet,
+    handler: () => wallet(randomPrivateKey()),
+  }),
+  route({
+    method: 'GET', path: '/tools/wallet/from_privkey/:privkey', response: Wallet,
+    handler: ({ params }) => {
+      const sk = fromHexExact(params.privkey, 32);
+      if (!sk || !isValidPrivateKey(sk)) fail('EBADPRIVKEY', 'expected 64 hex chars of a secp256k1 secret key (1 ≤ key < n)');
+      return wallet(sk!);
+    },
+  }),
+  route({
+    method: 'GET', path: '/tools/janushash_number/:headerhex',
+    response: named('JanushashNumber', obj({ janushashNumber: num })),
+    handler: ({ params }) => {
+      const header = fromHexExact(params.headerhex, 80);
+      if (!header) fail('EBADHEADER', 'expected 160 hex chars (an 80-byte header)');
+      return { janushashNumber: janushashNumber(header!) };
+    },
+  }),
+  route({
+    method: 'GET', path: '/transaction/minfee',
+    response: named('MinFee', obj({ minFee: CompactFee })),
+    handler: ({ node }) => ({ minFee: compactFee(node.minFee.minE8, node.minFee.minCode) }),
+  }),
+];

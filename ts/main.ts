@@ -1,0 +1,68 @@
+// Command line → config → open store → kernel → RPC server. SIGINT/SIGTERM shut down cleanly.
+import { mkdir } from 'node:fs/promises';
+import { parseArgs } from './config.js';
+import { formatUnits, COIN_DECIMALS } from './core/amount.js';
+import { initKernel } from './kernel/instance.js';
+import { MinFeePolicy } from './mempool/fee_policy.js';
+import { createApp, listen } from './api/server.js';
+import { ROUTES } from './api/routes/index.js';
+import type { NodeServices } from './api/services.js';
+import { databaseSize, openDatabase } from './store/database.js';
+import { log } from './log.js';
+import { NODE_VERSION, COMMIT } from './version.js';
+
+async function main(): Promise<number> {
+  const parsed = parseArgs(process.argv.slice(2));
+  switch (parsed.kind) {
+    case 'help': process.stdout.write(parsed.text); return 0;
+    case 'version': process.stdout.write(parsed.text + '\n'); return 0;
+    case 'error': process.stderr.write(`wartnode: ${parsed.message}\nTry 'wartnode --help'.\n`); return 2;
+  }
+  const config = parsed.config;
+  log.info(`Warthog-compatible node ${NODE_VERSION} (${COMMIT}), network ${config.network}`);
+
+  await initKernel();
+  await mkdir(config.dataDir, { recursive: true });
+  const { db, path: dbPath } = await openDatabase(config.dataDir);
+  log.info(`Database: ${dbPath}`);
+
+  const minFee = config.minFeeE8 === null ? new MinFeePolicy() : new MinFeePolicy(config.minFeeE8);
+  log.info(`Minimal transaction fee: ${formatUnits(minFee.minE8, COIN_DECIMALS)} coin`);
+
+  const node: NodeServices = {
+    config,
+    startedAt: Math.floor(Date.now() / 1000),
+    minFee,
+    store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize: () => databaseSize(dbPath) },
+  };
+
+  const app = createApp(ROUTES, node, log.error);
+  const endpoint = `${config.rpc.host.includes(':') ? `[${config.rpc.host}]` : config.rpc.host}:${config.rpc.port}`;
+  let server;
+  try {
+    server = await listen(app, config.rpc.host, config.rpc.port);
+  } catch (e) {
+    log.error(`Cannot listen on ${endpoint}: ${(e as Error).message}`);
+    await db.close();
+    return 1;
+  }
+  const bound = server.address();
+  const port = typeof bound === 'object' && bound ? bound.port : config.rpc.port;
+  log.info(`RPC endpoint is ${endpoint.replace(/:\d+$/, `:${port}`)}.`);
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => { log.info(`Received ${signal}, shutting down`); resolve(); };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await db.close();
+  log.info('Shutdown complete');
+  return 0;
+}
+
+main().then((code) => process.exit(code), (e) => {
+  log.error(`fatal: ${(e as Error)?.stack ?? e}`);
+  process.exit(1);
+});
