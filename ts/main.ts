@@ -11,6 +11,12 @@ import { databaseSize, openDatabase } from './store/database.js';
 import { log } from './log.js';
 import { NODE_VERSION, COMMIT } from './version.js';
 
+// Installed first, so a signal that arrives during start-up still shuts down cleanly.
+const shutdownRequested = new Promise<string>((resolve) => {
+  process.once('SIGINT', () => resolve('SIGINT'));
+  process.once('SIGTERM', () => resolve('SIGTERM'));
+});
+
 async function main(): Promise<number> {
   const parsed = parseArgs(process.argv.slice(2));
   switch (parsed.kind) {
@@ -50,11 +56,7 @@ async function main(): Promise<number> {
   const port = typeof bound === 'object' && bound ? bound.port : config.rpc.port;
   log.info(`RPC endpoint is ${endpoint.replace(/:\d+$/, `:${port}`)}.`);
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => { log.info(`Received ${signal}, shutting down`); resolve(); };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  log.info(`Received ${await shutdownRequested}, shutting down`);
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await db.close();

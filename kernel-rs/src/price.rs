@@ -145,11 +145,12 @@ fn frexp_bits(y: f64) -> (u64, i32) {
     }
 }
 
-/// Parses the price text the way the reference's C `strtod`-style parsing accepted it
-/// (vectors/prices.json): the whole text must be one decimal number
-/// `[+|-] (digits [. digits] | . digits) [(e|E) [+|-] digits]`, correctly rounded to a double.
-/// Refused: empty text, any whitespace, trailing characters ("1.5.5"), hexadecimal floats and
-/// the words inf/infinity/nan (those two could never give a valid price anyway).
+/// Parses the price text as a C `strtod`-style decimal that must span the whole text, matching
+/// every answer in vectors/prices.json: `[+|-] (digits [. digits] | . digits) [(e|E) [+|-] digits]`,
+/// correctly rounded to a double ("1e-400" gives 0, "1e400" infinity; both are refused later).
+/// Refused here: empty text, any whitespace (" 1", "%201"), trailing characters ("1.5.5"),
+/// hexadecimal floats (our choice; no vector covers them) and the words inf/infinity/nan
+/// (none of which could give a valid price anyway).
 pub fn parse_decimal(text: &[u8]) -> Option<f64> {
     let digits = |i: usize| text[i..].iter().take_while(|c| c.is_ascii_digit()).count();
     let mut i = usize::from(matches!(text.first(), Some(b'+' | b'-')));
@@ -252,7 +253,7 @@ mod tests {
                 }
                 panic!("unbalanced")
             }
-            _ => s.find([',', '}', ']']).unwrap(),
+            _ => s.find([',', '}', ']', '\n', ' ']).unwrap(),
         }
     }
 
@@ -351,8 +352,12 @@ mod tests {
         let p = Price::new(49383, 77).unwrap();
         assert_eq!(p.double_adjusted(4), Some(1.234575)); // §4.3
         // consensus.md §7.5 seed examples
+        // Its 0.123455 is the decimal value; the reference's double (raw·1e−5, see TO_ADJUSTED)
+        // is the neighbour 0.12345500000000001, which dividing by 1e5 would not give.
         let p = Price::from_bytes([0xc0, 0xe6, 0x4d]).unwrap();
-        assert_eq!((p.double_raw(), p.double_adjusted(3)), (12345.5, Some(0.123455)));
+        assert_eq!(p.double_raw(), 12345.5);
+        assert_eq!(p.double_adjusted(3), Some(0.12345500000000001));
+        assert_ne!(p.double_adjusted(3), Some(0.123455));
         let p = Price::from_bytes([0xfa, 0x00, 0x49]).unwrap();
         assert_eq!((p.double_raw(), p.double_adjusted(4)), (1000.0, Some(0.1)));
     }

@@ -31,7 +31,7 @@ const ERROR_SCHEMA = {
 function routeFor(method: string, path: string) {
   const p = path.split('?')[0];
   return ROUTES.find((r) => r.method === method &&
-    new RegExp('^' + r.path.replace(/:[A-Za-z_]+/g, '[^/]+') + '$').test(p));
+    new RegExp('^' + r.path.replace(/:[A-Za-z_0-9]+/g, '[^/]+') + '$').test(p));
 }
 
 /** Checks the envelope and validates `data` against the route's declared response shape. */

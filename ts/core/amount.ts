@@ -2,6 +2,8 @@
 
 export const U64_MAX = (1n << 64n) - 1n;
 export const COIN_DECIMALS = 8;
+/** 18,921,600 coins in E8 (consensus.md §1); P rejects any single amount or fee above it (§6.9). */
+export const MAX_COIN_SUPPLY = 1_892_160_000_000_000n;
 
 /** Formats a smallest-unit value with `decimals` fractional digits, as the reference does. */
 export function formatUnits(v: bigint, decimals: number): string {

@@ -35,6 +35,19 @@ export function signDigest(digest32: Uint8Array, sk: Uint8Array): Uint8Array {
 }
 
 /**
+ * The body-parse validity of a 65-byte signature (consensus.md §7.3): recid ≤ 3, r and s in
+ * range, and s low (a signature normalization would change is invalid).
+ */
+export function isCanonicalSignature(sig65: Uint8Array): boolean {
+  if (sig65.length !== 65 || sig65[64] > 3) return false;
+  try {
+    return !secp.Signature.fromBytes(sig65.subarray(0, 64), 'compact').hasHighS();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Recovers the compressed public key from a 32-byte digest and a 65-byte signature
  * (r ‖ s ‖ recid). Null when recid > 3, r or s out of range, s not low, or no key recovers.
  */

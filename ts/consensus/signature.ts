@@ -1,0 +1,31 @@
+// Signature verification (consensus.md §7.3): recover the public key from (txHash, signature) and
+// compare its address with the origin account's address. There is no other verification path.
+import { addressFromPublicKey } from '../core/address.js';
+import { fail } from '../core/errors.js';
+import { entryTxHash, type EntryContext, type SignedEntry } from '../core/entry.js';
+import { equalBytes } from '../core/hex.js';
+import { recoverPublicKey } from '../core/keys.js';
+
+/** The 20-byte address of the signer, or null when no key recovers (or the encoding is invalid). */
+export function recoverSignerAddress(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | null {
+  const pub = recoverPublicKey(digest32, sig65);
+  return pub ? addressFromPublicKey(pub) : null;
+}
+
+/** Fails with ECORRUPTEDSIG unless the signature recovers to `address`. */
+export function verifySignature(digest32: Uint8Array, sig65: Uint8Array, address: Uint8Array): void {
+  const signer = recoverSignerAddress(digest32, sig65);
+  if (!signer || !equalBytes(signer, address)) fail('ECORRUPTEDSIG', 'signature does not recover to the origin address');
+}
+
+/**
+ * Verifies a body entry of block `height`: its signed hash needs the pinned block's hash, the
+ * recipient's address and the section's asset hash (where the type has them); returns the txHash.
+ */
+export function verifyEntrySignature(
+  entry: SignedEntry, height: number, pinHash: Uint8Array, originAddress: Uint8Array, ctx: EntryContext,
+): Uint8Array {
+  const hash = entryTxHash(entry, height, pinHash, ctx);
+  verifySignature(hash, entry.signature, originAddress);
+  return hash;
+}
