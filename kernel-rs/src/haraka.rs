@@ -177,8 +177,8 @@ pub static RC: [Words; 40] = rc();
 pub fn perm512(s: &mut [Words; 4], rk: impl Fn(usize) -> Words) {
     for i in 0..5 {
         for j in 0..2 {
-            for l in 0..4 {
-                s[l] = aesr(s[l], rk(8 * i + 4 * j + l));
+            for (l, lane) in s.iter_mut().enumerate() {
+                *lane = aesr(*lane, rk(8 * i + 4 * j + l));
             }
         }
         // MIX4: s0 = (a3, c3, b3, d3), s1 = (c0, a0, d0, b0), s2 = (c1, a1, d1, b1), s3 = (a2, c2, b2, d2).

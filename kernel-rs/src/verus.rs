@@ -200,11 +200,9 @@ fn clhash(k: &mut [u128; KEY_LANES], w: &[u8; 64], v22: bool, journal: &mut [(u1
             }
             0x18 => {
                 let n = (sel >> 61) as usize;
-                let mut ptr = pr;
                 let mut y = 0u128;
-                for r in (0..=n).rev() {
+                for (ptr, r) in (pr..).zip((0..=n).rev()) {
                     y = k[ptr];
-                    ptr += 1;
                     if (sel >> (28 + r)) & 1 != 0 {
                         let z = if r & 1 == 1 { p } else { o };
                         let wv = y ^ z;

@@ -1,6 +1,6 @@
 // The browser bundle of the kernel (dist/browser.js) in headless Chromium: it must compute the
 // janushash number of a real mainnet header (consensus.md §11.2) exactly as the node does.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,13 +35,25 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-it('computes the janushash number of a mainnet header in Chromium', () => {
+// Asynchronous: the page is served by this same process, so its event loop must keep running.
+function runChromium(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(CHROMIUM!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    p.stdout.on('data', (d) => { stdout += d; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => { p.kill('SIGKILL'); reject(new Error(`chromium timed out\n${stderr}`)); }, 60_000);
+    p.on('exit', () => { clearTimeout(timer); resolve({ stdout, stderr }); });
+  });
+}
+
+it('computes the janushash number of a mainnet header in Chromium', async () => {
   expect(CHROMIUM, 'Chromium is required (make test installs Debian chromium)').toBeDefined();
   const profile = mkdtempSync(join(tmpdir(), 'wartnode-chromium-'));
   try {
-    const r = spawnSync(CHROMIUM!, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    const r = await runChromium(['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`,
-      '--virtual-time-budget=20000', '--dump-dom', `${base}/index.html`], { encoding: 'utf8', timeout: 60_000 });
+      '--virtual-time-budget=20000', '--dump-dom', `${base}/index.html`]);
     const m = /<pre id="out">([^<]*)<\/pre>/.exec(r.stdout);
     expect(m, r.stdout + r.stderr).not.toBeNull();
     const result = JSON.parse(m![1].replace(/&quot;/g, '"'));
