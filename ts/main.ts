@@ -9,6 +9,9 @@ import { ROUTES } from './api/routes/index.js';
 import type { NodeServices } from './api/services.js';
 import { databaseSize, openDatabase } from './store/database.js';
 import { log } from './log.js';
+import { Chain } from './chain/chain.js';
+import { networkParams } from './consensus/params.js';
+import { toHex } from './core/hex.js';
 import { NODE_VERSION, COMMIT } from './version.js';
 
 // Installed first, so a signal that arrives during start-up still shuts down cleanly.
@@ -35,11 +38,19 @@ async function main(): Promise<number> {
   const minFee = config.minFeeE8 === null ? new MinFeePolicy() : new MinFeePolicy(config.minFeeE8);
   log.info(`Minimal transaction fee: ${formatUnits(minFee.minE8, COIN_DECIMALS)} coin`);
 
+  const chain = await Chain.open(db, networkParams(config.network));
+  log.info(`Chain: ${chain.length} blocks, tip ${toHex(chain.tipHash)}`);
+
   const node: NodeServices = {
     config,
     startedAt: Math.floor(Date.now() / 1000),
     minFee,
     store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize: () => databaseSize(dbPath) },
+    db,
+    chain,
+    // No peer-to-peer layer yet: with nobody to sync from, the node's own chain is the network's.
+    synced: () => true,
+    now: () => Math.floor(Date.now() / 1000),
   };
 
   const app = createApp(ROUTES, node, log.error);
@@ -59,6 +70,7 @@ async function main(): Promise<number> {
   log.info(`Received ${await shutdownRequested}, shutting down`);
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await chain.idle();
   await db.close();
   log.info('Shutdown complete');
   return 0;

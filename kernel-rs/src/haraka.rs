@@ -60,7 +60,10 @@ const fn ttables() -> [[u32; 256]; 4] {
     let mut x = 0;
     while x < 256 {
         let v = s[x];
-        let w = (gmul(v, 2) as u32) | ((v as u32) << 8) | ((v as u32) << 16) | ((gmul(v, 3) as u32) << 24);
+        let w = (gmul(v, 2) as u32)
+            | ((v as u32) << 8)
+            | ((v as u32) << 16)
+            | ((gmul(v, 3) as u32) << 24);
         t[0][x] = w;
         t[1][x] = w.rotate_left(8);
         t[2][x] = w.rotate_left(16);
@@ -107,7 +110,12 @@ pub fn aes2(a: &mut Words, b: &mut Words, k: [Words; 4]) {
 /// Lane <-> words (little-endian, §4.2).
 #[inline(always)]
 pub fn words(x: u128) -> Words {
-    [x as u32, (x >> 32) as u32, (x >> 64) as u32, (x >> 96) as u32]
+    [
+        x as u32,
+        (x >> 32) as u32,
+        (x >> 64) as u32,
+        (x >> 96) as u32,
+    ]
 }
 
 #[inline(always)]
@@ -131,26 +139,46 @@ const fn hexval(c: u8) -> u8 {
 
 /// The 40 standard Haraka v2 round constants of §4.2, as lanes (hex in byte order).
 const RC_HEX: [&str; 40] = [
-    "9d7b8175f0fec5b20ac020e64c708406", "17f7082fa46b0f646ba0f388e1b4668b",
-    "1491029f609d02cf9884f2532dde0234", "794f5bfdafbcf3bb084f7b2ee6ead60e",
-    "447039be1ccdee798b447248cbb0cfcb", "7b058a2bed35538db732906eeecdea7e",
-    "1bef4fda612741e2d07c2e5e438fc267", "3b0bc71fe2fd5f6707cccaafb0d92429",
-    "ee65d4b9ca8fdbece97f86e6f1634dab", "337e03ad4f402a5b64cdb7d484bf301c",
-    "0098f68d2e8b0269bf231794b90bccb2", "8a2d9d5cc89eaa4a72556fdea67804fa",
-    "d49f12292e4ffa0e122a776b2b9fb4df", "ee126abbae11d63236a249f44403a11e",
-    "a6eca89cc900965f8400054b884904af", "ec93e527e3c7a2784f9c199dd85e0221",
-    "7301d482cd2e28b9b7c959a7f8aa3abf", "6b7d3010d9eff23717b086610d706062",
-    "c69afcf65391c28143043021c245ca5a", "3a94d136e892af2cbb686b223c972392",
-    "b47110e558b9ba6ceb8658223892bfd3", "8d12e124ddfd3d9377c6f0aee53c86db",
-    "b11222cbe38de4839ca0ebff686260bb", "7df72bc74e1ab92d9cd1e4e2dcd34b73",
-    "4e92b32cc415144b431b3061c347bb43", "9968eb16dd31b203f6ef07e7a875a7db",
-    "2c47ca7e02235e8e7759753c4b61f36d", "f91786b8b9e51b6d777dded6175aa7cd",
-    "5dee46a99d066c9daae9a86bf0436bec", "c127f33b591153a22b3357f950691ecb",
-    "d9d00e605303ede49c61da00750cee2c", "50a3a463bcbabb80ab0ce996a1a5b1f0",
-    "39ca8d9330de0dab8829965e02b13dae", "42b4752ea8f314880ba454d5388fbb17",
-    "f6160a3679b7b6aed77f425f5b8abb34", "deafbaff1859ce433854e5cb4152f626",
-    "78c99e83f79ccaa26a02f3b9549ae94c", "35129022286ec040bef7df1b1aa551ae",
-    "cf59a6480fbc73c12bd27eba3c61c1a0", "a19dc5e9fdbdd64a8882280203cc6a75",
+    "9d7b8175f0fec5b20ac020e64c708406",
+    "17f7082fa46b0f646ba0f388e1b4668b",
+    "1491029f609d02cf9884f2532dde0234",
+    "794f5bfdafbcf3bb084f7b2ee6ead60e",
+    "447039be1ccdee798b447248cbb0cfcb",
+    "7b058a2bed35538db732906eeecdea7e",
+    "1bef4fda612741e2d07c2e5e438fc267",
+    "3b0bc71fe2fd5f6707cccaafb0d92429",
+    "ee65d4b9ca8fdbece97f86e6f1634dab",
+    "337e03ad4f402a5b64cdb7d484bf301c",
+    "0098f68d2e8b0269bf231794b90bccb2",
+    "8a2d9d5cc89eaa4a72556fdea67804fa",
+    "d49f12292e4ffa0e122a776b2b9fb4df",
+    "ee126abbae11d63236a249f44403a11e",
+    "a6eca89cc900965f8400054b884904af",
+    "ec93e527e3c7a2784f9c199dd85e0221",
+    "7301d482cd2e28b9b7c959a7f8aa3abf",
+    "6b7d3010d9eff23717b086610d706062",
+    "c69afcf65391c28143043021c245ca5a",
+    "3a94d136e892af2cbb686b223c972392",
+    "b47110e558b9ba6ceb8658223892bfd3",
+    "8d12e124ddfd3d9377c6f0aee53c86db",
+    "b11222cbe38de4839ca0ebff686260bb",
+    "7df72bc74e1ab92d9cd1e4e2dcd34b73",
+    "4e92b32cc415144b431b3061c347bb43",
+    "9968eb16dd31b203f6ef07e7a875a7db",
+    "2c47ca7e02235e8e7759753c4b61f36d",
+    "f91786b8b9e51b6d777dded6175aa7cd",
+    "5dee46a99d066c9daae9a86bf0436bec",
+    "c127f33b591153a22b3357f950691ecb",
+    "d9d00e605303ede49c61da00750cee2c",
+    "50a3a463bcbabb80ab0ce996a1a5b1f0",
+    "39ca8d9330de0dab8829965e02b13dae",
+    "42b4752ea8f314880ba454d5388fbb17",
+    "f6160a3679b7b6aed77f425f5b8abb34",
+    "deafbaff1859ce433854e5cb4152f626",
+    "78c99e83f79ccaa26a02f3b9549ae94c",
+    "35129022286ec040bef7df1b1aa551ae",
+    "cf59a6480fbc73c12bd27eba3c61c1a0",
+    "a19dc5e9fdbdd64a8882280203cc6a75",
 ];
 
 const fn rc() -> [Words; 40] {
@@ -183,7 +211,12 @@ pub fn perm512(s: &mut [Words; 4], rk: impl Fn(usize) -> Words) {
         }
         // MIX4: s0 = (a3, c3, b3, d3), s1 = (c0, a0, d0, b0), s2 = (c1, a1, d1, b1), s3 = (a2, c2, b2, d2).
         let [a, b, c, d] = *s;
-        *s = [[a[3], c[3], b[3], d[3]], [c[0], a[0], d[0], b[0]], [c[1], a[1], d[1], b[1]], [a[2], c[2], b[2], d[2]]];
+        *s = [
+            [a[3], c[3], b[3], d[3]],
+            [c[0], a[0], d[0], b[0]],
+            [c[1], a[1], d[1], b[1]],
+            [a[2], c[2], b[2], d[2]],
+        ];
     }
 }
 
@@ -193,7 +226,16 @@ pub fn haraka512_words(x: &[Words; 4], rk: impl Fn(usize) -> Words) -> [u8; 32] 
     let mut s = *x;
     perm512(&mut s, rk);
     // y = perm(x) XOR x; keep y[8..16) ‖ y[24..32) ‖ y[32..40) ‖ y[48..56) = words (0,2..3) (1,2..3) (2,0..1) (3,0..1).
-    let sel = [(0, 2), (0, 3), (1, 2), (1, 3), (2, 0), (2, 1), (3, 0), (3, 1)];
+    let sel = [
+        (0, 2),
+        (0, 3),
+        (1, 2),
+        (1, 3),
+        (2, 0),
+        (2, 1),
+        (3, 0),
+        (3, 1),
+    ];
     let mut out = [0u8; 32];
     for (n, &(l, w)) in sel.iter().enumerate() {
         out[4 * n..4 * n + 4].copy_from_slice(&(s[l][w] ^ x[l][w]).to_le_bytes());
@@ -202,7 +244,12 @@ pub fn haraka512_words(x: &[Words; 4], rk: impl Fn(usize) -> Words) -> [u8; 32] 
 }
 
 fn block_words(x: &[u8; 64]) -> [Words; 4] {
-    [words_from_bytes(&x[0..16]), words_from_bytes(&x[16..32]), words_from_bytes(&x[32..48]), words_from_bytes(&x[48..64])]
+    [
+        words_from_bytes(&x[0..16]),
+        words_from_bytes(&x[16..32]),
+        words_from_bytes(&x[32..48]),
+        words_from_bytes(&x[48..64]),
+    ]
 }
 
 /// Unkeyed Haraka512 (RK = RC).
@@ -255,7 +302,10 @@ mod tests {
     #[test]
     fn sbox_spot_values() {
         let s = sbox();
-        assert_eq!((s[0x00], s[0x01], s[0x53], s[0xff]), (0x63, 0x7c, 0xed, 0x16));
+        assert_eq!(
+            (s[0x00], s[0x01], s[0x53], s[0xff]),
+            (0x63, 0x7c, 0xed, 0x16)
+        );
     }
 
     #[test]
@@ -268,11 +318,16 @@ mod tests {
         // FIPS-197 Appendix B, round 1: start of round state -> state after MixColumns, XOR round key 1.
         let s = words_from_bytes(&hexb("193de3bea0f4e22b9ac68d2ae9f84808"));
         let k = words_from_bytes(&hexb("a0fafe1788542cb123a339392a6c7605"));
-        assert_eq!(hex(&lane_bytes(aesr(s, k))), "a49c7ff2689f352b6b5bea43026a5049");
+        assert_eq!(
+            hex(&lane_bytes(aesr(s, k))),
+            "a49c7ff2689f352b6b5bea43026a5049"
+        );
     }
 
     fn hexb(s: &str) -> Vec<u8> {
-        (0..s.len() / 2).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap()).collect()
+        (0..s.len() / 2)
+            .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+            .collect()
     }
 
     #[test]
@@ -281,12 +336,18 @@ mod tests {
         for (i, b) in x32.iter_mut().enumerate() {
             *b = i as u8;
         }
-        assert_eq!(hex(&haraka256(&x32)), "8027ccb87949774b78d0545fb72bf70c695c2a0923cbd47bba1159efbf2b2c1c");
+        assert_eq!(
+            hex(&haraka256(&x32)),
+            "8027ccb87949774b78d0545fb72bf70c695c2a0923cbd47bba1159efbf2b2c1c"
+        );
         let mut x64 = [0u8; 64];
         for (i, b) in x64.iter_mut().enumerate() {
             *b = i as u8;
         }
-        assert_eq!(hex(&haraka512(&x64)), "be7f723b4e80a99813b292287f306f625a6d57331cae5f34dd9277b0945be2aa");
+        assert_eq!(
+            hex(&haraka512(&x64)),
+            "be7f723b4e80a99813b292287f306f625a6d57331cae5f34dd9277b0945be2aa"
+        );
         // Keyed with RC as lanes gives the unkeyed result.
         let rk: Vec<u128> = RC.iter().map(|w| lane(*w)).collect();
         assert_eq!(haraka512_keyed(&x64, &rk), haraka512(&x64));

@@ -1,6 +1,8 @@
 // What the RPC layer may use of the running node. main.ts assembles it; routes see nothing else.
 import type { Config } from '../config.js';
 import type { MinFeePolicy } from '../mempool/fee_policy.js';
+import type { Chain } from '../chain/chain.js';
+import type { Db } from '../store/database.js';
 
 export interface StoreInfo {
   chainDBPath: string;
@@ -16,4 +18,10 @@ export interface NodeServices {
   startedAt: number;
   minFee: MinFeePolicy;
   store: StoreInfo;
+  db: Db;
+  chain: Chain;
+  /** Whether the node considers itself caught up with the network (always true without peers). */
+  synced(): boolean;
+  /** Unix seconds now (the only clock the routes use). */
+  now(): number;
 }

@@ -109,7 +109,11 @@ const MAINNET_POW: [lastHeight: number, version: PowVersion][] = [
   [JANUS_V8, PowVersion.Janus7],
 ];
 
-/** The PoW version of block h (§3.1 table; testnet and regtest: Janus8 everywhere, per L). */
+/**
+ * The PoW version of block h (§3.1 table). Testnet and regtest: Janus8 everywhere, per L's source
+ * (§3.1). Note: the recorded L build of §0/§11.6 still used Janus7 (v2.1) at testnet heights 1–2,
+ * as R does; switching to that is a change of this function only.
+ */
 export function powVersionAt(p: NetworkParams, h: number): PowVersion {
   if (p.testnetRules) return PowVersion.Janus8;
   for (const [last, v] of MAINNET_POW) if (h <= last) return v;

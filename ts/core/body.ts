@@ -103,7 +103,7 @@ function countFieldsOf(b: Body): number {
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-export interface ParsedBody {
+interface ParsedBody {
   body: Body;
   structure: ParseAnnotation[]; // empty unless annotations were asked for
 }

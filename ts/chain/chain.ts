@@ -1,0 +1,171 @@
+// The chain manager: the header chain in memory, blocks and ledger in the database. Every change
+// (append, rollback) runs alone, in order, and commits as one atomic batch: the ledger changes, the
+// block, its undo record and the new head (DESIGN.md "One atomic batch per block"). A node killed
+// at any moment restarts on the last complete block.
+import { fail } from '../core/errors.js';
+import type { NetworkParams } from '../consensus/params.js';
+import { blockHash, parseHeader, type Header } from '../core/header.js';
+import type { Body } from '../core/body.js';
+import { checkHeader, type HeaderChainView } from '../consensus/header_check.js';
+import { checkBlockBody } from '../consensus/block_check.js';
+import { targetAt } from '../consensus/header_check.js';
+import { addWork, targetWork } from '../consensus/target.js';
+import type { Db } from '../store/database.js';
+import {
+  META_HEAD, blockMetaKey, bodyKey, hashIndexKey, headerKey, prefixRange, readU32, readU64, u32Value, undoKey,
+} from '../store/keys.js';
+import { StateOverlay, undoOps, type BatchOp } from '../state/overlay.js';
+import { applyBlock } from '../state/apply_block.js';
+import { Writer } from '../core/bytes.js';
+
+export interface AppendOptions {
+  /** Local clock for the future-timestamp rule (Unix seconds). */
+  now: number;
+  /** Skip the proof of work (only for this node's own `/debug/fakemine` blocks). */
+  skipPow?: boolean;
+}
+
+export interface StoredBlock {
+  height: number;
+  header: Header;
+  raw: Uint8Array;
+  hash: Uint8Array;
+  body: Uint8Array;
+  firstHistoryId: bigint;
+}
+
+export class Chain implements HeaderChainView {
+  private readonly headers: Uint8Array[] = []; // raw headers, index height − 1
+  private readonly parsed: Header[] = [];
+  private readonly hashes: Uint8Array[] = [];
+  private readonly worksums: bigint[] = [];    // cumulative work, index height − 1
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners: ((e: ChainEvent) => void)[] = [];
+
+  private constructor(readonly db: Db, readonly params: NetworkParams) {}
+
+  /** Loads the header chain of the last complete block. */
+  static async open(db: Db, params: NetworkParams): Promise<Chain> {
+    const c = new Chain(db, params);
+    const head = await db.get(META_HEAD);
+    const length = head ? readU32(head) : 0;
+    const { gte } = prefixRange('H');
+    for await (const [, raw] of db.iterator({ gte, lt: headerKey(length + 1) })) c.push(raw);
+    if (c.length !== length) throw new Error(`database corrupt: head ${length} but ${c.length} headers`);
+    return c;
+  }
+
+  get length(): number { return this.headers.length; }
+  get tipHash(): Uint8Array { return this.hashAt(this.length); }
+  get worksum(): bigint { return this.length === 0 ? 0n : this.worksums[this.length - 1]; }
+
+  hashAt(height: number): Uint8Array {
+    if (height === 0) return this.params.genesisHash;
+    return this.hashes[height - 1];
+  }
+  headerAt(height: number): Header { return this.parsed[height - 1]; }
+  rawHeaderAt(height: number): Uint8Array { return this.headers[height - 1]; }
+  timestampAt(height: number): number { return this.parsed[height - 1].timestamp; }
+  targetAt(height: number): number { return this.parsed[height - 1].target; }
+  worksumAt(height: number): bigint { return height === 0 ? 0n : this.worksums[height - 1]; }
+
+  /** Height of a block hash on this chain, or null. */
+  async heightOfHash(hash: Uint8Array): Promise<number | null> {
+    const v = await this.db.get(hashIndexKey(hash));
+    return v ? readU32(v) : null;
+  }
+
+  onChange(listener: (e: ChainEvent) => void): void { this.listeners.push(listener); }
+
+  private push(raw: Uint8Array): void {
+    const header = parseHeader(raw);
+    const h = this.headers.length + 1;
+    this.headers.push(raw);
+    this.parsed.push(header);
+    this.hashes.push(blockHash(raw));
+    this.worksums.push(addWork(this.worksum, targetWork(targetAt(this.params, h, header.target))));
+  }
+
+  private pop(): void {
+    this.headers.pop(); this.parsed.pop(); this.hashes.pop(); this.worksums.pop();
+  }
+
+  /** Runs `task` after every earlier change has finished. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Validates and appends the block at height length + 1; throws NodeError and changes nothing on failure. */
+  append(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
+    return this.exclusive(async () => {
+      const checked = checkHeader(this.params, this, raw, { now: opts.now, skipPow: opts.skipPow });
+      const h = checked.height;
+      const body: Body = checkBlockBody(this.params, h, checked.header, bodyBytes);
+      const overlay = new StateOverlay(this.db);
+      const applied = await applyBlock(this.db, overlay, { height: h, body, hashAt: (k) => this.hashAt(k) });
+      const ops: BatchOp[] = [
+        ...overlay.ops(),
+        { type: 'put', key: headerKey(h), value: checked.raw },
+        { type: 'put', key: bodyKey(h), value: bodyBytes },
+        { type: 'put', key: hashIndexKey(checked.hash), value: u32Value(h) },
+        { type: 'put', key: undoKey(h), value: overlay.undoRecord() },
+        { type: 'put', key: blockMetaKey(h), value: new Writer(16).u64(applied.firstStateId).u64(applied.firstHistoryId).finish() },
+        { type: 'put', key: META_HEAD, value: u32Value(h) },
+      ];
+      await this.db.batch(ops);
+      this.push(checked.raw);
+      const block: StoredBlock = { height: h, header: checked.header, raw: checked.raw, hash: checked.hash, body: bodyBytes, firstHistoryId: applied.firstHistoryId };
+      this.emit({ kind: 'append', block, body });
+      return block;
+    });
+  }
+
+  /** Removes the tip block, restoring the ledger from its undo record (consensus.md §9.4). */
+  rollback(): Promise<StoredBlock> {
+    return this.exclusive(async () => {
+      const h = this.length;
+      if (h === 0) fail('EBADROLLBACK', 'the chain is empty');
+      const block = await this.block(h);
+      const undo = await this.db.get(undoKey(h));
+      if (!block || !undo) throw new Error(`database corrupt: block ${h} has no undo record`);
+      await this.db.batch([
+        ...undoOps(undo),
+        { type: 'del', key: headerKey(h) },
+        { type: 'del', key: bodyKey(h) },
+        { type: 'del', key: hashIndexKey(block.hash) },
+        { type: 'del', key: undoKey(h) },
+        { type: 'del', key: blockMetaKey(h) },
+        { type: 'put', key: META_HEAD, value: u32Value(h - 1) },
+      ]);
+      this.pop();
+      this.emit({ kind: 'rollback', block });
+      return block;
+    });
+  }
+
+  /** The stored block at `height` of this chain, or null. */
+  async block(height: number): Promise<StoredBlock | null> {
+    if (!Number.isInteger(height) || height < 1 || height > this.length) return null;
+    const [body, meta] = await this.db.getMany([bodyKey(height), blockMetaKey(height)]);
+    if (!body || !meta) return null;
+    return {
+      height, header: this.parsed[height - 1], raw: this.headers[height - 1], hash: this.hashes[height - 1],
+      body, firstHistoryId: readU64(meta, 8),
+    };
+  }
+
+  /** Waits until every queued change has been applied. */
+  idle(): Promise<void> {
+    return this.exclusive(async () => undefined);
+  }
+
+  private emit(e: ChainEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+}
+
+export type ChainEvent =
+  | { kind: 'append'; block: StoredBlock; body: Body }
+  | { kind: 'rollback'; block: StoredBlock };

@@ -1,0 +1,68 @@
+// Pending state changes of one block on top of the database. Reads see the pending writes; the
+// first write of a key records its previous value, which makes the block's undo record
+// (consensus.md §9.4) generic: rollback restores exactly the keys the block changed.
+import type { Db } from '../store/database.js';
+import { toHex } from '../core/hex.js';
+import { Reader, Writer } from '../core/bytes.js';
+
+export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
+
+export class StateOverlay {
+  private readonly writes = new Map<string, { key: Uint8Array; value: Uint8Array | null }>();
+  private readonly before = new Map<string, { key: Uint8Array; value: Uint8Array | null }>();
+
+  constructor(private readonly db: Db) {}
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const w = this.writes.get(toHex(key));
+    if (w) return w.value ?? undefined;
+    return (await this.db.get(key)) ?? undefined;
+  }
+
+  async put(key: Uint8Array, value: Uint8Array): Promise<void> {
+    await this.remember(key);
+    this.writes.set(toHex(key), { key, value });
+  }
+
+  async del(key: Uint8Array): Promise<void> {
+    await this.remember(key);
+    this.writes.set(toHex(key), { key, value: null });
+  }
+
+  private async remember(key: Uint8Array): Promise<void> {
+    const k = toHex(key);
+    if (this.before.has(k)) return;
+    this.before.set(k, { key, value: (await this.db.get(key)) ?? null });
+  }
+
+  /** The batch operations that apply the pending writes. */
+  ops(): BatchOp[] {
+    return [...this.writes.values()].map(({ key, value }) =>
+      value === null ? { type: 'del', key } : { type: 'put', key, value });
+  }
+
+  /** The undo record: every changed key with its previous value (absent = delete on undo). */
+  undoRecord(): Uint8Array {
+    const w = new Writer();
+    w.u32(this.before.size);
+    for (const { key, value } of this.before.values()) {
+      w.u16(key.length); w.bytes(key);
+      if (value === null) w.u8(0);
+      else { w.u8(1); w.u32(value.length); w.bytes(value); }
+    }
+    return w.finish();
+  }
+}
+
+/** The batch operations that undo a block from its undo record. */
+export function undoOps(record: Uint8Array): BatchOp[] {
+  const r = new Reader(record);
+  const n = r.u32();
+  const ops: BatchOp[] = [];
+  for (let i = 0; i < n; i++) {
+    const key = r.bytes(r.u16());
+    ops.push(r.u8() === 0 ? { type: 'del', key } : { type: 'put', key, value: r.bytes(r.u32()) });
+  }
+  r.end();
+  return ops;
+}

@@ -1,0 +1,62 @@
+// The database schema: one key space, one prefix byte per record kind. Integers in keys are
+// big-endian so that key order is numeric order (range scans by height, id, account).
+//
+//   'm' name            → meta values (head length)
+//   'H' height u32      → 80-byte header           'B' height u32 → body bytes
+//   'I' hash 32         → height u32               'U' height u32 → undo record of that block
+//   'k' height u32      → block meta (first state id u64, first history id u64)
+//   'a' accountId u64   → address 20               'A' address 20 → accountId u64
+//   'b' accountId u64 tokenId u64 → balance (total u64, locked u64)
+//   'h' historyId u64   → history entry            'x' accountId u64 historyId u64 → (empty)
+//   't' txHash 32       → historyId u64
+//   'n' pinHeight u32 accountId u64 nonceId u32 → height u32 (the transaction-id cache, §7.6)
+//   'c' name            → state counters (next state id, next history id)
+
+export const META_HEAD = meta('m', 'head');
+export const COUNTER_STATE_ID = meta('c', 'stateId');
+export const COUNTER_HISTORY_ID = meta('c', 'historyId');
+
+function meta(prefix: string, name: string): Uint8Array {
+  return new TextEncoder().encode(prefix + name);
+}
+
+function key(prefix: string, size: number, fill: (v: DataView) => void): Uint8Array {
+  const k = new Uint8Array(1 + size);
+  k[0] = prefix.charCodeAt(0);
+  fill(new DataView(k.buffer, 1));
+  return k;
+}
+
+function withBytes(prefix: string, bytes: Uint8Array): Uint8Array {
+  const k = new Uint8Array(1 + bytes.length);
+  k[0] = prefix.charCodeAt(0);
+  k.set(bytes, 1);
+  return k;
+}
+
+export const headerKey = (h: number) => key('H', 4, (v) => v.setUint32(0, h));
+export const bodyKey = (h: number) => key('B', 4, (v) => v.setUint32(0, h));
+export const undoKey = (h: number) => key('U', 4, (v) => v.setUint32(0, h));
+export const blockMetaKey = (h: number) => key('k', 4, (v) => v.setUint32(0, h));
+export const hashIndexKey = (hash: Uint8Array) => withBytes('I', hash);
+export const accountKey = (id: bigint) => key('a', 8, (v) => v.setBigUint64(0, id));
+export const addressKey = (address: Uint8Array) => withBytes('A', address);
+export const balanceKey = (accountId: bigint, tokenId: bigint) =>
+  key('b', 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, tokenId); });
+export const historyKey = (id: bigint) => key('h', 8, (v) => v.setBigUint64(0, id));
+export const accountHistoryKey = (accountId: bigint, historyId: bigint) =>
+  key('x', 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, historyId); });
+export const txHashKey = (hash: Uint8Array) => withBytes('t', hash);
+export const txIdKey = (pinHeight: number, accountId: bigint, nonceId: number) =>
+  key('n', 16, (v) => { v.setUint32(0, pinHeight); v.setBigUint64(4, accountId); v.setUint32(12, nonceId); });
+
+/** The key range of one prefix, optionally narrowed by a key suffix. */
+export function prefixRange(prefix: string): { gte: Uint8Array; lt: Uint8Array } {
+  const c = prefix.charCodeAt(0);
+  return { gte: Uint8Array.of(c), lt: Uint8Array.of(c + 1) };
+}
+
+export const u32Value = (n: number) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n); return b; };
+export const u64Value = (n: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, n); return b; };
+export const readU32 = (b: Uint8Array, at = 0) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(at);
+export const readU64 = (b: Uint8Array, at = 0) => new DataView(b.buffer, b.byteOffset, b.byteLength).getBigUint64(at);
