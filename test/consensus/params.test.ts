@@ -38,10 +38,9 @@ describe('mainnet', () => {
 
 describe('testnet (L) and regtest', () => {
   for (const p of [TESTNET, REGTEST]) {
-    it(`${p.name}: TargetV2, Janus8, version 3 then 4, V4 bodies, new merkle root`, () => {
+    it(`${p.name}: TargetV2, Janus7 then Janus8, version 3 then 4, V4 bodies, new merkle root`, () => {
       expect(targetKindAt(p, 1)).toBe('V2');
-      expect(powVersionAt(p, 1)).toBe(8);
-      expect(powVersionAt(p, 3)).toBe(8);
+      expect([1, 2, 3, 100].map((h) => powVersionAt(p, h))).toEqual([7, 7, 8, 8]);
       expect([1, 2, 3, 100].map((h) => requiredHeaderVersion(p, h))).toEqual([3, 3, 4, 4]);
       expect(bodyLayoutAt(p, 1, 3)).toBe('V4');
       expect(merkleNewTypeAt(p, 1)).toBe(true);

@@ -110,12 +110,12 @@ const MAINNET_POW: [lastHeight: number, version: PowVersion][] = [
 ];
 
 /**
- * The PoW version of block h (§3.1 table). Testnet and regtest: Janus8 everywhere, per L's source
- * (§3.1). Note: the recorded L build of §0/§11.6 still used Janus7 (v2.1) at testnet heights 1–2,
- * as R does; switching to that is a change of this function only.
+ * The PoW version of block h (§3.1 table). Testnet and regtest: Janus7 at heights 1–2, Janus8
+ * after, as the recorded L build does (consensus.md note at the top: it confirms §5.7's testnet
+ * rules, with header version 3 at those heights, see requiredHeaderVersion).
  */
 export function powVersionAt(p: NetworkParams, h: number): PowVersion {
-  if (p.testnetRules) return PowVersion.Janus8;
+  if (p.testnetRules) return h <= 2 ? PowVersion.Janus7 : PowVersion.Janus8;
   for (const [last, v] of MAINNET_POW) if (h <= last) return v;
   return PowVersion.Janus8;
 }
