@@ -13,6 +13,10 @@ await Promise.all([
     target: 'node20', packages: 'external', define, sourcemap: true, banner: { js: '#!/usr/bin/env node' },
   }),
   build({
+    entryPoints: ['ts/miner/main.ts'], outfile: 'dist/miner.mjs', bundle: true, platform: 'node', format: 'esm',
+    target: 'node20', packages: 'external', define,
+  }),
+  build({
     entryPoints: ['bench/index.ts'], outfile: 'dist/bench.mjs', bundle: true, platform: 'node', format: 'esm',
     target: 'node20', packages: 'external', define,
   }),

@@ -51,6 +51,7 @@ async function main(): Promise<number> {
     // No peer-to-peer layer yet: with nobody to sync from, the node's own chain is the network's.
     synced: () => true,
     now: () => Math.floor(Date.now() / 1000),
+    log,
   };
 
   const app = createApp(ROUTES, node, log.error);

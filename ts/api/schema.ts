@@ -29,6 +29,10 @@ export function hexStr(chars?: number): Shape<string> {
   return shape({ type: 'string', pattern: chars === undefined ? '^([0-9a-f]{2})*$' : `^[0-9a-f]{${chars}}$` });
 }
 
+export function strMatching(pattern: string): Shape<string> {
+  return shape({ type: 'string', pattern });
+}
+
 export function arr<T>(item: Shape<T>): Shape<T[]> {
   return shape({ type: 'array', items: item.schema });
 }

@@ -24,4 +24,5 @@ export interface NodeServices {
   synced(): boolean;
   /** Unix seconds now (the only clock the routes use). */
   now(): number;
+  log: { info(line: string): void; warn(line: string): void };
 }

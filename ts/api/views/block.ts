@@ -1,0 +1,76 @@
+// Blocks (http-api.md "Block"; http-api-details.md §4.4, §5.5, §7.3): `{header, body,
+// confirmations, height}`, the body listing the block's history entries by type as
+// `{historyId, transaction}`, in history-id order. `/chain/block/:id` shows every entry of a block
+// (its reward is never null); latest-transaction and account-history results show blocks
+// restricted to some entries (a block at the edge of the range may lack its reward).
+import type { Chain } from '../../chain/chain.js';
+import { fail } from '../../core/errors.js';
+import type { MinedTransaction } from '../../state/history_query.js';
+import { arr, int, named, nullable, obj, u64, type Infer, type Shape } from '../schema.js';
+import { Header, headerView } from './header.js';
+import { CoinTransferTransaction, RewardTransaction, coinTransferTransaction, rewardTransaction } from './transaction.js';
+
+/**
+ * The token-era transaction types (tokenTransfer, limitSwap, match, liquidityDeposit,
+ * liquidityWithdrawal, assetCreation, cancelation) are always empty arrays for now: their entry
+ * shapes are added with the exchange.
+ */
+const emptyArr: Shape<never[]> = { schema: { type: 'array', items: false, maxItems: 0 } };
+
+const RewardEntry = named('RewardEntry', obj({ historyId: u64, transaction: RewardTransaction }));
+const CoinTransferEntry = named('CoinTransferEntry', obj({ historyId: u64, transaction: CoinTransferTransaction }));
+
+function bodyShape<R>(reward: Shape<R>) {
+  return obj({
+    reward, coinTransfer: arr(CoinTransferEntry), tokenTransfer: emptyArr, limitSwap: emptyArr, match: emptyArr,
+    liquidityDeposit: emptyArr, liquidityWithdrawal: emptyArr, assetCreation: emptyArr, cancelation: emptyArr,
+  });
+}
+
+export const Block = named('Block', obj({ header: Header, body: bodyShape(RewardEntry), confirmations: int, height: int }));
+
+/** A block showing only some of its entries. */
+export const PartialBlock = named('PartialBlock', obj({
+  header: Header, body: bodyShape(nullable(RewardEntry)), confirmations: int, height: int,
+}));
+
+/** `/transaction/latest` and `/account/:account/history/:beforeId`. */
+export const ActionsByBlock = named('ActionsByBlock', obj({ fromId: u64, perBlock: arr(PartialBlock) }));
+
+type PartialBlockView = Infer<typeof PartialBlock>;
+
+/** Block `height` of `chain` with the entries `txs` (all of that block, ascending ids). */
+export function partialBlockView(chain: Chain, height: number, txs: MinedTransaction[]): PartialBlockView {
+  const body: PartialBlockView['body'] = {
+    reward: null, coinTransfer: [], tokenTransfer: [], limitSwap: [], match: [],
+    liquidityDeposit: [], liquidityWithdrawal: [], assetCreation: [], cancelation: [],
+  };
+  for (const t of txs) {
+    if (t.kind === 'reward') body.reward = { historyId: t.id, transaction: rewardTransaction(t) };
+    else body.coinTransfer.push({ historyId: t.id, transaction: coinTransferTransaction(t) });
+  }
+  return { header: headerView(chain, height), body, confirmations: chain.length - height + 1, height };
+}
+
+/** Block `height` with all its entries. */
+export function blockView(chain: Chain, height: number, txs: MinedTransaction[]): Infer<typeof Block> {
+  const b = partialBlockView(chain, height, txs);
+  const reward = b.body.reward ?? fail('EBUG', `block ${height} has no reward entry`);
+  return { ...b, body: { ...b.body, reward } };
+}
+
+/**
+ * Groups entries (ascending ids) into their blocks, ascending or descending by height. Entries of
+ * blocks above the chain's tip (appended or rolled back while they were read) are left out.
+ */
+export function blocksOf(chain: Chain, txs: MinedTransaction[], order: 'ascending' | 'descending'): PartialBlockView[] {
+  const byHeight = new Map<number, MinedTransaction[]>();
+  for (const t of txs) {
+    if (t.height > chain.length) continue;
+    const list = byHeight.get(t.height);
+    if (list) list.push(t);
+    else byHeight.set(t.height, [t]);
+  }
+  const heights = [...byHeight.keys()].sort((a, b) => (order === 'ascending' ? a - b : b - a));
+  return heights.map((h) => partialBlockView(chain, h, byHeight.get(h)!));
+}

@@ -1,0 +1,60 @@
+// A small CPU miner that uses only GET /chain/mine/:account and POST /chain/append, and the kernel's
+// exact PoW test for the template's height (consensus.md §3.1). It varies the nonce, then the extra
+// nonce: merkleroot = SHA256(merklePrefix ‖ body[0..10)) (http-api-details.md §5.6).
+import { sha256 } from '../kernel/hash.js';
+import { powCheck } from '../kernel/pow.js';
+import { fromHex, toHex } from '../core/hex.js';
+import { MAINNET, TESTNET, powVersionAt } from '../consensus/params.js';
+
+export interface MiningTask {
+  header: string; body: string; merklePrefix: string; height: number; testnet: boolean;
+}
+
+export interface MinedBlock { height: number; header: Uint8Array; body: Uint8Array }
+
+const EXTRA_NONCE_BYTES = 10;
+const NONCE_OFFSET = 76;
+const MERKLE_OFFSET = 36;
+
+/**
+ * Searches up to `maxTries` nonces for a header the network accepts at the task's height.
+ * Returns null when none is found (the caller fetches a fresh template).
+ */
+export function solve(task: MiningTask, maxTries = 2_000_000): MinedBlock | null {
+  const header = fromHex(task.header)!;
+  const body = fromHex(task.body)!;
+  const prefix = fromHex(task.merklePrefix)!;
+  const version = powVersionAt(task.testnet ? TESTNET : MAINNET, task.height);
+  const view = new DataView(header.buffer, header.byteOffset);
+  for (let tries = 0, extra = 0; tries < maxTries; extra++) {
+    if (extra > 0) {
+      new DataView(body.buffer, body.byteOffset).setUint32(EXTRA_NONCE_BYTES - 4, extra);
+      const x = new Uint8Array(prefix.length + EXTRA_NONCE_BYTES);
+      x.set(prefix); x.set(body.subarray(0, EXTRA_NONCE_BYTES), prefix.length);
+      header.set(sha256(x), MERKLE_OFFSET);
+    }
+    for (let nonce = 0; nonce <= 0xffffffff && tries < maxTries; nonce++, tries++) {
+      view.setUint32(NONCE_OFFSET, nonce);
+      if (powCheck(header, version)) return { height: task.height, header, body };
+    }
+  }
+  return null;
+}
+
+export async function mineBlocks(rpc: string, address: string, blocks: number, log: (s: string) => void): Promise<number> {
+  let mined = 0;
+  while (mined < blocks) {
+    const task = (await (await fetch(`${rpc}/chain/mine/${address}`)).json()) as { code: number; error?: string; data: MiningTask };
+    if (task.code !== 0) throw new Error(`/chain/mine: ${task.error} (code ${task.code})`);
+    const block = solve(task.data);
+    if (!block) continue;
+    const reply = (await (await fetch(`${rpc}/chain/append`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ height: block.height, header: toHex(block.header), body: toHex(block.body), worker: 'cpu_miner' }),
+    })).json()) as { code: number; error?: string };
+    if (reply.code !== 0) { log(`block #${block.height} refused: ${reply.error} (code ${reply.code})`); continue; }
+    mined++;
+    log(`mined block #${block.height}`);
+  }
+  return mined;
+}
