@@ -80,10 +80,11 @@ export class Chain implements HeaderChainView {
   private push(raw: Uint8Array): void {
     const header = parseHeader(raw);
     const h = this.headers.length + 1;
+    const worksum = addWork(this.worksum, targetWork(targetAt(this.params, h, header.target)));
     this.headers.push(raw);
     this.parsed.push(header);
     this.hashes.push(blockHash(raw));
-    this.worksums.push(addWork(this.worksum, targetWork(targetAt(this.params, h, header.target))));
+    this.worksums.push(worksum);
   }
 
   private pop(): void {

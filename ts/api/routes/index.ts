@@ -1,7 +1,10 @@
 // Every route the node serves. A route that is not done does not appear here.
 import type { Route } from '../route.js';
+import { accountRoutes } from './account.js';
+import { blockRoutes } from './blocks.js';
 import { chainRoutes } from './chain.js';
+import { chartRoutes } from './charts.js';
 import { debugRoutes } from './debug.js';
 import { toolsRoutes } from './tools.js';
 
-export const ROUTES: Route<any>[] = [...chainRoutes, ...toolsRoutes, ...debugRoutes];
+export const ROUTES: Route<any>[] = [...chainRoutes, ...blockRoutes, ...accountRoutes, ...chartRoutes, ...toolsRoutes, ...debugRoutes];

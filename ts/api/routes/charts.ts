@@ -1,0 +1,78 @@
+// Hashrate charts: /chart/hashrate/block/:from/:to/:window and /chart/hashrate/time/:from/:to/:interval
+// (http-api.md "Charts"; http-api-details.md §9.2, §9.3), both from the §5.9 estimate.
+import type { Chain } from '../../chain/chain.js';
+import { hashrateAt } from '../../chain/hashrate.js';
+import { BLOCK_TIME } from '../../consensus/params.js';
+import { fail } from '../../core/errors.js';
+import { route } from '../route.js';
+import { u32Param } from '../params.js';
+import { arr, int, named, num, obj, u64 } from '../schema.js';
+
+/** The time chart estimates over one hour of blocks at every sample point (details §9.3). */
+const TIME_CHART_WINDOW = 3600 / BLOCK_TIME;
+/** Shorter intervals are raised to this (details §9.3). */
+const MIN_TIME_CHART_INTERVAL = 600;
+
+function nonzeroHeight(text: string, what: string): number {
+  const h = u32Param(text, what);
+  if (h === 0) fail('EBADHEIGHT', `${what} must be a height of at least 1`);
+  return h;
+}
+
+/** The first height whose timestamp is ≥ t, by bisection over (nearly) increasing timestamps; 1 ≤ result ≤ length. */
+function firstHeightAtOrAfter(chain: Chain, t: number): number {
+  let lo = 1, hi = chain.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (chain.timestampAt(mid) >= t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * Sample points t = end, end − interval, … down to `begin` (and above 0), where `end` is `to`
+ * lowered to the tip's time and floored to the interval and `begin` is `from` raised to block 1's
+ * time; returned ascending.
+ */
+function timeSamples(chain: Chain, from: number, to: number, interval: number): { hashrate: bigint; height: number; timestamp: number }[] {
+  if (chain.length <= 1) return [];
+  const begin = Math.max(from, chain.timestampAt(1));
+  const end = Math.floor(Math.min(to, chain.timestampAt(chain.length)) / interval) * interval;
+  const out = [];
+  for (let t = end; t > 0 && t >= begin; t -= interval) {
+    const height = firstHeightAtOrAfter(chain, t);
+    out.push({ hashrate: hashrateAt(chain, height, TIME_CHART_WINDOW), height, timestamp: t });
+  }
+  return out.reverse();
+}
+
+export const chartRoutes = [
+  route({
+    method: 'GET', path: '/chart/hashrate/block/:from/:to/:window',
+    response: named('HashrateBlockChart', obj({ range: obj({ begin: int, end: int }), data: arr(num) })),
+    handler: ({ params, node }) => {
+      const from = nonzeroHeight(params.from, 'from');
+      const to = nonzeroHeight(params.to, 'to');
+      const window = u32Param(params.window, 'window');
+      // One estimate per height of [max(from, 2), min(to, tip)]; empty when that is inverted.
+      const begin = Math.max(from, 2), end = Math.min(to, node.chain.length);
+      const data: number[] = [];
+      for (let h = begin; h <= end; h++) data.push(Number(hashrateAt(node.chain, h, window)));
+      return { range: { begin, end }, data };
+    },
+  }),
+  route({
+    method: 'GET', path: '/chart/hashrate/time/:from/:to/:interval',
+    response: named('HashrateTimeChart', obj({
+      range: obj({ begin: int, end: int }), interval: int, data: arr(obj({ hashrate: u64, height: int, timestamp: int })),
+    })),
+    handler: ({ params, node }) => {
+      const from = u32Param(params.from, 'from');
+      const to = u32Param(params.to, 'to');
+      const interval = Math.max(u32Param(params.interval, 'interval'), MIN_TIME_CHART_INTERVAL);
+      // The range echoes the request (details §9.3).
+      return { range: { begin: from, end: to }, interval, data: timeSamples(node.chain, from, to, interval) };
+    },
+  }),
+];
