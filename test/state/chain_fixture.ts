@@ -16,6 +16,8 @@ import { initKernel } from '../../ts/kernel/instance.js';
 import { accountIdOf, dbReader } from '../../ts/state/ledger.js';
 import { openDatabase, type Db } from '../../ts/store/database.js';
 
+await initKernel(); // wallets derive addresses at import time of the tests
+
 export interface Wallet { sk: Uint8Array; address: Uint8Array }
 
 /** A deterministic key pair from a small seed. */
@@ -34,7 +36,6 @@ export class ChainBuilder {
 
   /** A fresh chain in a new temporary data directory (`dir`), blocks `spacing` seconds apart. */
   static async create(opts: { params?: NetworkParams; spacing?: number } = {}): Promise<ChainBuilder> {
-    await initKernel();
     const dir = await mkdtemp(join(tmpdir(), 'wartnode-chain-'));
     const { db } = await openDatabase(dir);
     return new ChainBuilder(dir, db, await Chain.open(db, opts.params ?? REGTEST), opts.spacing ?? 20);

@@ -8,6 +8,8 @@ function usage(msg: string): never {
   process.exit(2);
 }
 
+await initKernel();
+
 const args = new Map<string, string>();
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
@@ -24,7 +26,6 @@ const blocksText = args.get('blocks');
 const blocks = blocksText === undefined ? Infinity : Number(blocksText);
 if (!(blocks >= 1) || (blocksText !== undefined && !/^\d+$/.test(blocksText))) usage('--blocks must be a positive integer');
 
-await initKernel();
 try {
   const n = await mineBlocks(rpc.replace(/\/$/, ''), address, blocks, (s) => process.stdout.write(s + '\n'));
   process.stdout.write(`mined ${n} blocks\n`);
