@@ -63,7 +63,6 @@ describe('GET /chain/block/:id', () => {
       expect(raw.slice(64, 72)).toBe(header.target);
       expect(raw.slice(72, 136)).toBe(header.merkleroot);
       expect(raw.slice(136, 144)).toBe(header.version);
-      expect(raw.slice(144, 152)).toBe(parseInt(raw.slice(144, 152), 16).toString(16).padStart(8, '0'));
       expect(parseInt(raw.slice(144, 152), 16)).toBe(header.time.timestamp);
       expect(raw.slice(152, 160)).toBe(header.nonce);
       expect(header.target).toBe('003fffff'); // regtest minimum target until the first retarget
@@ -171,7 +170,9 @@ describe('bad block ids', () => {
     await expectError(node, `/chain/block/${hash}`, 56);
     await expectError(node, `/chain/block/${t}`, 56);
     await mine(A);
-    expect((await get(`/chain/block/${t}`)).header.hash).not.toBe(hash === '' ? null : undefined);
+    const again = await get(`/chain/block/${t}`);
+    expect(again.body.reward.transaction.data.toAddress).toBe(A);
+    expect(again.header.hash).not.toBe(hash);
   });
 });
 
