@@ -129,3 +129,49 @@ describe('refused blocks change nothing', () => {
     await db.close();
   });
 });
+
+describe('fork choice by worksum', () => {
+  async function branchFrom(base: Block[], fork: number, extra: number, payTo: TestWallet, t0: number): Promise<Block[]> {
+    const { db, chain } = await freshChain(REGTEST);
+    for (const b of base.slice(0, fork)) await chain.append(b.header, b.body, { now: t0 + 10_000, skipPow: true });
+    const out: Block[] = [];
+    for (let i = 0; i < extra; i++) {
+      const h = chain.length + 1;
+      const t = await buildTemplate(chain, dbReader(db), payTo.address, t0 + h * 20);
+      await chain.append(t.header, t.body, { now: t0 + h * 20, skipPow: true });
+      out.push({ header: t.header, body: t.body });
+    }
+    await db.close();
+    return out;
+  }
+
+  it('switches to a heavier branch, refuses a lighter one, and restores the chain when a branch block is bad', async () => {
+    const { db, chain } = await freshChain(REGTEST);
+    const main: Block[] = [];
+    for (let h = 1; h <= 10; h++) {
+      const t = await buildTemplate(chain, dbReader(db), miner.address, T0 + h * 20);
+      await chain.append(t.header, t.body, { now: T0 + h * 20, skipPow: true });
+      main.push({ header: t.header, body: t.body });
+    }
+    const original = await digest(db);
+    const heavier = await branchFrom(main, 5, 7, recipients[0], T0 + 7);
+    const lighter = await branchFrom(main, 5, 5, recipients[1], T0 + 9);
+
+    await expect(chain.switchBranch(5, lighter, { now: T0 + 10_000, skipPow: true })).rejects.toSatisfy((e) => e instanceof NodeError && e.code === 15);
+    expect(await digest(db)).toBe(original);
+
+    const broken = heavier.map((b, i) => (i === 3 ? { ...b, body: b.body.slice(0, -1) } : b));
+    await expect(chain.switchBranch(5, broken, { now: T0 + 10_000, skipPow: true })).rejects.toBeInstanceOf(NodeError);
+    expect(chain.length).toBe(10);
+    expect(await digest(db)).toBe(original);
+
+    const removed = await chain.switchBranch(5, heavier, { now: T0 + 10_000, skipPow: true });
+    expect(removed.map((b) => b.height)).toEqual([6, 7, 8, 9, 10]);
+    expect(chain.length).toBe(12);
+    const clean = await freshChain(REGTEST);
+    for (const b of [...main.slice(0, 5), ...heavier]) await clean.chain.append(b.header, b.body, { now: T0 + 10_000, skipPow: true });
+    expect(await digest(db)).toBe(await digest(clean.db));
+    await clean.db.close();
+    await db.close();
+  });
+});

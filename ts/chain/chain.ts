@@ -100,50 +100,79 @@ export class Chain implements HeaderChainView {
 
   /** Validates and appends the block at height length + 1; throws NodeError and changes nothing on failure. */
   append(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
-    return this.exclusive(async () => {
-      const checked = checkHeader(this.params, this, raw, { now: opts.now, skipPow: opts.skipPow });
-      const h = checked.height;
-      const body: Body = checkBlockBody(this.params, h, checked.header, bodyBytes);
-      const overlay = new StateOverlay(this.db);
-      const applied = await applyBlock(this.db, overlay, { height: h, body, hashAt: (k) => this.hashAt(k) });
-      const ops: BatchOp[] = [
-        ...overlay.ops(),
-        { type: 'put', key: headerKey(h), value: checked.raw },
-        { type: 'put', key: bodyKey(h), value: bodyBytes },
-        { type: 'put', key: hashIndexKey(checked.hash), value: u32Value(h) },
-        { type: 'put', key: undoKey(h), value: overlay.undoRecord() },
-        { type: 'put', key: blockMetaKey(h), value: new Writer(16).u64(applied.firstStateId).u64(applied.firstHistoryId).finish() },
-        { type: 'put', key: META_HEAD, value: u32Value(h) },
-      ];
-      await this.db.batch(ops);
-      this.push(checked.raw);
-      const block: StoredBlock = { height: h, header: checked.header, raw: checked.raw, hash: checked.hash, body: bodyBytes, firstHistoryId: applied.firstHistoryId };
-      this.emit({ kind: 'append', block, body });
-      return block;
-    });
+    return this.exclusive(() => this.appendBlock(raw, bodyBytes, opts));
+  }
+
+  private async appendBlock(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
+    const checked = checkHeader(this.params, this, raw, { now: opts.now, skipPow: opts.skipPow });
+    const h = checked.height;
+    const body: Body = checkBlockBody(this.params, h, checked.header, bodyBytes);
+    const overlay = new StateOverlay(this.db);
+    const applied = await applyBlock(this.db, overlay, { height: h, body, hashAt: (k) => this.hashAt(k) });
+    const ops: BatchOp[] = [
+      ...overlay.ops(),
+      { type: 'put', key: headerKey(h), value: checked.raw },
+      { type: 'put', key: bodyKey(h), value: bodyBytes },
+      { type: 'put', key: hashIndexKey(checked.hash), value: u32Value(h) },
+      { type: 'put', key: undoKey(h), value: overlay.undoRecord() },
+      { type: 'put', key: blockMetaKey(h), value: new Writer(16).u64(applied.firstStateId).u64(applied.firstHistoryId).finish() },
+      { type: 'put', key: META_HEAD, value: u32Value(h) },
+    ];
+    await this.db.batch(ops);
+    this.push(checked.raw);
+    const block: StoredBlock = { height: h, header: checked.header, raw: checked.raw, hash: checked.hash, body: bodyBytes, firstHistoryId: applied.firstHistoryId };
+    this.emit({ kind: 'append', block, body });
+    return block;
   }
 
   /** Removes the tip block, restoring the ledger from its undo record (consensus.md §9.4). */
   rollback(): Promise<StoredBlock> {
+    return this.exclusive(() => this.rollbackTip());
+  }
+
+  /**
+   * Fork choice (consensus.md §2.6): replaces the blocks above `fork` by `branch` if, and only if,
+   * the branch carries strictly more work. The branch is validated block by block as it is applied;
+   * if any block fails, the original blocks are restored and the error is thrown. Returns the
+   * blocks that left the chain (their transactions may return to the mempool).
+   */
+  switchBranch(fork: number, branch: { header: Uint8Array; body: Uint8Array }[], opts: AppendOptions): Promise<StoredBlock[]> {
     return this.exclusive(async () => {
-      const h = this.length;
-      if (h === 0) fail('EBADROLLBACK', 'the chain is empty');
-      const block = await this.block(h);
-      const undo = await this.db.get(undoKey(h));
-      if (!block || !undo) throw new Error(`database corrupt: block ${h} has no undo record`);
-      await this.db.batch([
-        ...undoOps(undo),
-        { type: 'del', key: headerKey(h) },
-        { type: 'del', key: bodyKey(h) },
-        { type: 'del', key: hashIndexKey(block.hash) },
-        { type: 'del', key: undoKey(h) },
-        { type: 'del', key: blockMetaKey(h) },
-        { type: 'put', key: META_HEAD, value: u32Value(h - 1) },
-      ]);
-      this.pop();
-      this.emit({ kind: 'rollback', block });
-      return block;
+      if (!Number.isInteger(fork) || fork < 0 || fork > this.length) fail('EFORKHEIGHT', `fork height ${fork}, chain length ${this.length}`);
+      let work = this.worksumAt(fork);
+      branch.forEach((b, i) => { work += targetWork(targetAt(this.params, fork + 1 + i, parseHeader(b.header).target)); });
+      if (work <= this.worksum) fail('EREORGWORK', 'the branch does not carry more work than the current chain');
+      const removed: StoredBlock[] = [];
+      while (this.length > fork) removed.unshift(await this.rollbackTip());
+      try {
+        for (const b of branch) await this.appendBlock(b.header, b.body, opts);
+      } catch (e) {
+        while (this.length > fork) await this.rollbackTip();
+        for (const b of removed) await this.appendBlock(b.raw, b.body, { now: opts.now, skipPow: true });
+        throw e;
+      }
+      return removed;
     });
+  }
+
+  private async rollbackTip(): Promise<StoredBlock> {
+    const h = this.length;
+    if (h === 0) fail('EBADROLLBACK', 'the chain is empty');
+    const block = await this.block(h);
+    const undo = await this.db.get(undoKey(h));
+    if (!block || !undo) throw new Error(`database corrupt: block ${h} has no undo record`);
+    await this.db.batch([
+      ...undoOps(undo),
+      { type: 'del', key: headerKey(h) },
+      { type: 'del', key: bodyKey(h) },
+      { type: 'del', key: hashIndexKey(block.hash) },
+      { type: 'del', key: undoKey(h) },
+      { type: 'del', key: blockMetaKey(h) },
+      { type: 'put', key: META_HEAD, value: u32Value(h - 1) },
+    ]);
+    this.pop();
+    this.emit({ kind: 'rollback', block });
+    return block;
   }
 
   /** The stored block at `height` of this chain, or null. */
