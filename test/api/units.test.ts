@@ -1,6 +1,6 @@
 // Pure pieces of the RPC layer: the JSON writer, the schema validator, the command line parser.
 import { describe, expect, it } from 'vitest';
-import { writeJson } from '../../ts/api/json.js';
+import { readJson, writeJson } from '../../ts/api/json.js';
 import { arr, int, nullable, obj, str, tuple, u64, validate } from '../../ts/api/schema.js';
 import { parseArgs } from '../../ts/config.js';
 import { formatUnits, parseUnits } from '../../ts/core/amount.js';
@@ -49,5 +49,20 @@ describe('parseArgs', () => {
   });
   it('reports errors', () => {
     for (const a of [['--x'], ['--rpc=1.2.3.4'], ['-z'], ['--minfee=1,5']]) expect(parseArgs(a, env).kind).toBe('error');
+  });
+});
+
+describe('readJson', () => {
+  it('parses like JSON.parse but keeps large integers exact', () => {
+    const text = '{"a":[1,-2.5e3,"x\\u0041\\n",true,false,null],"big":18446744073709551615,"neg":-9007199254740993,"__proto__":{"p":1}}';
+    const v = readJson(text) as Record<string, unknown>;
+    expect(v.a).toEqual([1, -2500, 'xA\n', true, false, null]);
+    expect(v.big).toBe(18446744073709551615n);
+    expect(v.neg).toBe(-9007199254740993n);
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+    expect(Object.keys(v)).toContain('__proto__');
+    for (const bad of ['', '{', '{"a" 1}', '[1,]', '01', '{"a":1}x', "{'a':1}", '"\\x"', 'tru', '[1 2]', '{1:2}']) {
+      expect(() => readJson(bad), bad).toThrow(SyntaxError);
+    }
   });
 });

@@ -23,3 +23,73 @@ export function writeJson(value: unknown): string {
       throw new TypeError(`cannot write ${typeof value} as JSON`);
   }
 }
+
+/**
+ * Parses JSON text like JSON.parse, except that integers outside ±2^53 become bigint, so uint64
+ * request members (amounts, fees) arrive exact. Throws SyntaxError on malformed text.
+ */
+export function readJson(text: string): unknown {
+  let i = 0;
+  const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+  const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+  const LITERAL = /true|false|null/y;
+  const ws = () => { while (i < text.length && ' \t\n\r'.includes(text[i])) i++; };
+  const match = (re: RegExp): string | null => {
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (!m) return null;
+    i = re.lastIndex;
+    return m[0];
+  };
+  const expect = (c: string) => { ws(); if (text[i++] !== c) throw new SyntaxError(`expected '${c}' at ${i - 1}`); };
+  const value = (): unknown => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const o: Record<string, unknown> = {};
+      ws();
+      if (text[i] === '}') { i++; return o; }
+      for (;;) {
+        ws();
+        const k = match(STRING);
+        if (k === null) throw new SyntaxError(`expected a key at ${i}`);
+        expect(':');
+        // defineProperty: a "__proto__" key is an ordinary member, as with JSON.parse.
+        Object.defineProperty(o, JSON.parse(k), { value: value(), enumerable: true, writable: true, configurable: true });
+        ws();
+        const d = text[i++];
+        if (d === '}') return o;
+        if (d !== ',') throw new SyntaxError(`expected ',' or '}' at ${i - 1}`);
+      }
+    }
+    if (c === '[') {
+      i++;
+      const a: unknown[] = [];
+      ws();
+      if (text[i] === ']') { i++; return a; }
+      for (;;) {
+        a.push(value());
+        ws();
+        const d = text[i++];
+        if (d === ']') return a;
+        if (d !== ',') throw new SyntaxError(`expected ',' or ']' at ${i - 1}`);
+      }
+    }
+    const str = match(STRING);
+    if (str !== null) return JSON.parse(str);
+    const lit = match(LITERAL);
+    if (lit !== null) return lit === 'true' ? true : lit === 'false' ? false : null;
+    const num = match(NUMBER);
+    if (num === null) throw new SyntaxError(`unexpected character at ${i}`);
+    if (/^-?\d+$/.test(num)) {
+      const b = BigInt(num);
+      return b >= -(2n ** 53n) && b <= 2n ** 53n ? Number(b) : b;
+    }
+    return Number(num);
+  };
+  const v = value();
+  ws();
+  if (i !== text.length) throw new SyntaxError(`unexpected text at ${i}`);
+  return v;
+}

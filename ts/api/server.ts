@@ -6,7 +6,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Server } from 'node:http';
 import { ERRORS, NodeError } from '../core/errors.js';
-import { writeJson } from './json.js';
+import { readJson, writeJson } from './json.js';
 import type { Route } from './route.js';
 import type { NodeServices } from './services.js';
 
@@ -34,7 +34,7 @@ async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
   }
   const text = Buffer.concat(chunks).toString('utf8');
   try {
-    return JSON.parse(text);
+    return readJson(text);
   } catch {
     throw new NodeError('EINVJSON', 'the request body is not valid JSON');
   }

@@ -61,8 +61,10 @@ export const accountRoutes = [
       const beforeId = u64Param(params.beforeId, 'beforeId');
       const a = await resolveAccount(node, p);
       if (a.accountId === null) fail('ENOTFOUND', 'this address has no account (and so no history) yet');
-      const txs = (await accountTransactions(node.db, a.accountId!, beforeId)).filter((t) => t.height <= node.chain.length);
-      // Newest block first, as the reference orders account history; the last block may be partial.
+      const txs = await accountTransactions(node.db, a.accountId!, beforeId);
+      // Newest block first, as the reference orders account history (details §7.3 says ascending,
+      // the reference's converter reverses); the last block may be partial. Paging goes by the
+      // smallest id, so entries of a block appended meanwhile (left out by blocksOf) do not matter.
       return { fromId: txs.length ? txs[0].id : 0n, perBlock: blocksOf(node.chain, txs, 'descending') };
     },
   }),

@@ -5,7 +5,6 @@
 import type { Chain } from '../../chain/chain.js';
 import { PowVersion, powVersionAt } from '../../consensus/params.js';
 import { toHex } from '../../core/hex.js';
-import { parseHeader } from '../../core/header.js';
 import { powInfo } from '../../kernel/pow.js';
 import { bool, hexStr, int, named, num, obj, type Infer } from '../schema.js';
 import { Timepoint, timepoint } from './time.js';
@@ -31,7 +30,7 @@ const word = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 /** What both forms share, for block `height` of `chain`. */
 function facts(chain: Chain, height: number) {
   const raw = chain.rawHeaderAt(height);
-  const h = parseHeader(raw);
+  const h = chain.headerAt(height);
   const v22 = powVersionAt(chain.params, height) === PowVersion.Janus8; // VerusHash v2.2 (§3.8)
   const pow = powInfo(raw, v22);
   return {

@@ -1,0 +1,153 @@
+// The mempool (exchange.md §12, http-api-details.md §4.6): signed transactions waiting for a block,
+// with per-(account, token) reservations that never exceed the on-chain free balance
+// (total − locked), same-id replacement by a strictly higher fee, eviction of an account's
+// lower-fee transactions to make room, and a capacity of 10,000 (lowest fee, oldest first, leave).
+import { fail } from '../core/errors.js';
+import { toHex } from '../core/hex.js';
+import { transactionIdKey } from '../core/transaction.js';
+import { reservations, txId, type PendingTx } from './pending.js';
+
+export const MEMPOOL_CAPACITY = 10_000;
+
+interface Slot { tx: PendingTx; seq: number; reserve: Map<bigint, bigint> }
+
+/** Ascending (fee, age): the order in which entries are evicted. */
+const cheaperFirst = (a: Slot, b: Slot) => a.tx.feeCode - b.tx.feeCode || a.seq - b.seq;
+
+export class Mempool {
+  private readonly byId = new Map<string, Slot>();
+  private readonly byHash = new Map<string, Slot>();
+  private readonly byAccount = new Map<bigint, Set<Slot>>();
+  private seq = 0;
+
+  constructor(readonly capacity = MEMPOOL_CAPACITY) {}
+
+  get size(): number { return this.byId.size; }
+
+  byTxHash(hash: Uint8Array): PendingTx | undefined { return this.byHash.get(toHex(hash))?.tx; }
+
+  hasId(key: string): boolean { return this.byId.has(key); }
+
+  /** All transactions, highest fee first (oldest first among equal fees). */
+  all(): PendingTx[] {
+    return [...this.byId.values()].sort((a, b) => b.tx.feeCode - a.tx.feeCode || a.seq - b.seq).map((s) => s.tx);
+  }
+
+  ofAccount(accountId: bigint): PendingTx[] {
+    return this.all().filter((tx) => tx.originId === accountId);
+  }
+
+  /** Sum reserved by an account's pending transactions for one token. */
+  reserved(accountId: bigint, tokenId: bigint): bigint {
+    let sum = 0n;
+    for (const s of this.byAccount.get(accountId) ?? []) sum += s.reserve.get(tokenId) ?? 0n;
+    return sum;
+  }
+
+  /** The lowest fee code present when the mempool is full (its admission threshold), else null. */
+  fullThreshold(): number | null {
+    if (this.size < this.capacity) return null;
+    let low = Infinity;
+    for (const s of this.byId.values()) low = Math.min(low, s.tx.feeCode);
+    return low;
+  }
+
+  /**
+   * Inserts `tx` under the balance rules of exchange.md §12.3; `free(tokenId)` is the signer's
+   * on-chain total − locked. Throws ENONCE (same id, fee not higher), EBALANCE or ETOKBALANCE
+   * (not enough even after evicting cheaper transactions), changing nothing. Returns the evicted.
+   */
+  insert(tx: PendingTx, free: (tokenId: bigint) => bigint): PendingTx[] {
+    const key = transactionIdKey(txId(tx));
+    const replaced = this.byId.get(key);
+    if (replaced && replaced.tx.feeCode >= tx.feeCode) fail('ENONCE', 'a transaction with this (pinHeight, nonceId) is pending with a fee at least as high');
+    const need = reservations(tx);
+    const own = [...(this.byAccount.get(tx.originId) ?? [])].sort(cheaperFirst);
+    const marked = new Set<Slot>();
+    // Other tokens first, then coin (§12.3 rules 2 and 3); the replaced entry still counts.
+    const tokens = [...need.keys()].sort((a, b) => (a === 0n ? 1 : b === 0n ? -1 : a < b ? -1 : 1));
+    for (const token of tokens) {
+      const t = need.get(token)!;
+      if (t === 0n) continue;
+      const f = free(token);
+      const short = token === 0n ? 'EBALANCE' : 'ETOKBALANCE';
+      if (f < t) fail(short, `needs ${t}, free balance ${f}`);
+      let reserved = 0n;
+      for (const s of own) if (!marked.has(s)) reserved += s.reserve.get(token) ?? 0n;
+      for (const s of own) {
+        if (f - reserved >= t) break;
+        if (s === replaced || marked.has(s)) continue;
+        if (s.tx.feeCode >= tx.feeCode) break;
+        if ((s.reserve.get(token) ?? 0n) === 0n) continue;
+        marked.add(s);
+        reserved -= s.reserve.get(token) ?? 0n;
+      }
+      if (f - reserved < t) fail(short, `needs ${t}, free balance ${f} of which pending transactions reserve ${reserved}`);
+    }
+    const evicted = [...marked].map((s) => s.tx);
+    for (const s of marked) this.unlink(s);
+    if (replaced) { this.unlink(replaced); evicted.push(replaced.tx); }
+    this.link({ tx, seq: this.seq++, reserve: need });
+    evicted.push(...this.prune());
+    return evicted;
+  }
+
+  /** Removes a transaction (mined, invalid, or below a new minimum fee). */
+  remove(tx: PendingTx): void {
+    const s = this.byId.get(transactionIdKey(txId(tx)));
+    if (s && s.tx === tx) this.unlink(s);
+  }
+
+  /** Removes every transaction with a fee code below `minCode`; returns how many left. */
+  removeBelow(minCode: number): number {
+    let n = 0;
+    for (const s of [...this.byId.values()]) if (s.tx.feeCode < minCode) { this.unlink(s); n++; }
+    return n;
+  }
+
+  /**
+   * After a block or rollback (§12.4): for each account, while its reservations of a token exceed
+   * `free(account, token)`, evicts its cheapest transactions. Returns the evicted.
+   */
+  fitToBalances(free: (accountId: bigint, tokenId: bigint) => bigint): PendingTx[] {
+    const evicted: PendingTx[] = [];
+    for (const [account, slots] of [...this.byAccount.entries()]) {
+      const tokens = new Set<bigint>();
+      for (const s of slots) for (const t of s.reserve.keys()) tokens.add(t);
+      const order = [...tokens].sort((a, b) => (a === 0n ? 1 : b === 0n ? -1 : a < b ? -1 : 1));
+      for (const token of order) {
+        const f = free(account, token);
+        for (const s of [...slots].sort(cheaperFirst)) {
+          if (this.reserved(account, token) <= f) break;
+          if ((s.reserve.get(token) ?? 0n) === 0n || !slots.has(s)) continue;
+          this.unlink(s);
+          evicted.push(s.tx);
+        }
+      }
+    }
+    return evicted;
+  }
+
+  private prune(): PendingTx[] {
+    if (this.size <= this.capacity) return [];
+    const out = [...this.byId.values()].sort(cheaperFirst).slice(0, this.size - this.capacity);
+    for (const s of out) this.unlink(s);
+    return out.map((s) => s.tx);
+  }
+
+  private link(s: Slot): void {
+    this.byId.set(transactionIdKey(txId(s.tx)), s);
+    this.byHash.set(toHex(s.tx.hash), s);
+    let set = this.byAccount.get(s.tx.originId);
+    if (!set) this.byAccount.set(s.tx.originId, (set = new Set()));
+    set.add(s);
+  }
+
+  private unlink(s: Slot): void {
+    this.byId.delete(transactionIdKey(txId(s.tx)));
+    this.byHash.delete(toHex(s.tx.hash));
+    const set = this.byAccount.get(s.tx.originId);
+    set?.delete(s);
+    if (set && set.size === 0) this.byAccount.delete(s.tx.originId);
+  }
+}
