@@ -108,6 +108,7 @@ export function validate(schema: JsonSchema, value: unknown, path = '$'): string
         if (value.length !== items.length) return [`${path}: expected ${items.length} items`];
         return items.flatMap((it, i) => validate(it, value[i], `${path}[${i}]`));
       }
+      if (s.items === false) return value.length === 0 ? [] : [`${path}: expected no items`];
       return value.flatMap((v, i) => validate(s.items as JsonSchema, v, `${path}[${i}]`));
     }
     case 'object': {

@@ -3,11 +3,25 @@
 import { U64_MAX } from '../core/amount.js';
 import type { Chain } from './chain.js';
 
-export function hashrateAt(chain: Chain, h: number, n: number): bigint {
-  if (h < 2) return 0n;
+/** Work and seconds of the window ending at h; null before block 2, seconds ≤ 0 when time stood still. */
+function window(chain: Chain, h: number, n: number): { work: bigint; seconds: number } | null {
+  if (h < 2) return null;
   const lower = Math.max(1, h - n);
-  const dt = chain.timestampAt(h) - chain.timestampAt(lower);
-  if (dt <= 0) return U64_MAX;
-  const rate = (chain.worksumAt(h) - chain.worksumAt(lower)) / BigInt(dt);
+  return { work: chain.worksumAt(h) - chain.worksumAt(lower), seconds: chain.timestampAt(h) - chain.timestampAt(lower) };
+}
+
+/** The integer estimate of `/chain/head` and `/chain/hashrate/:window`. */
+export function hashrateAt(chain: Chain, h: number, n: number): bigint {
+  const w = window(chain, h, n);
+  if (!w) return 0n;
+  if (w.seconds <= 0) return U64_MAX;
+  const rate = w.work / BigInt(w.seconds);
   return rate > U64_MAX ? U64_MAX : rate;
+}
+
+/** The unrounded estimate of the block chart (details §9.2: divided in floating point). */
+export function hashrateDoubleAt(chain: Chain, h: number, n: number): number {
+  const w = window(chain, h, n);
+  if (!w) return 0;
+  return w.seconds <= 0 ? Number(U64_MAX) : Number(w.work) / w.seconds;
 }

@@ -1,9 +1,8 @@
 // Hashrate charts: /chart/hashrate/block/:from/:to/:window and /chart/hashrate/time/:from/:to/:interval
 // (http-api.md "Charts"; http-api-details.md §9.2, §9.3), both from the §5.9 estimate.
 import type { Chain } from '../../chain/chain.js';
-import { hashrateAt } from '../../chain/hashrate.js';
+import { hashrateAt, hashrateDoubleAt } from '../../chain/hashrate.js';
 import { BLOCK_TIME } from '../../consensus/params.js';
-import { U64_MAX } from '../../core/amount.js';
 import { fail } from '../../core/errors.js';
 import { route } from '../route.js';
 import { u32Param } from '../params.js';
@@ -18,19 +17,6 @@ function nonzeroHeight(text: string, what: string): number {
   const h = u32Param(text, what);
   if (h === 0) fail('EBADHEIGHT', `${what} must be a height of at least 1`);
   return h;
-}
-
-/**
- * The §5.9 estimate at height h over n blocks as the block chart reports it: the reference's chart
- * divides the work sum by the seconds in floating point, without truncating to an integer
- * (src/node/block/chain/header_chain.cpp, `hashrate_block_chart`).
- */
-function hashrateDoubleAt(chain: Chain, h: number, n: number): number {
-  if (h < 2) return 0;
-  const lower = Math.max(1, h - n);
-  const dt = chain.timestampAt(h) - chain.timestampAt(lower);
-  if (dt <= 0) return Number(U64_MAX);
-  return Number(chain.worksumAt(h) - chain.worksumAt(lower)) / dt;
 }
 
 /** The first height whose timestamp is ≥ t, by bisection over (nearly) increasing timestamps; 1 ≤ result ≤ length. */

@@ -1,0 +1,861 @@
+//! secp256k1 public-key recovery for transaction signatures (consensus.md §7.3; SEC 1 §4.1.6).
+//!
+//! A signature is r(32) ‖ s(32) ‖ recid(1, 0..3, no +27 offset) over the 32-byte txHash itself
+//! (no further hashing). It is valid iff recid ≤ 3, r and s lie in [1, n−1], s ≤ n/2 ("low s"),
+//! the point R with x = r (+ n when recid ≥ 2) and y parity recid & 1 exists, and
+//! Q = r⁻¹·(s·R − z·G) is not the point at infinity; Q is the signer's public key.
+//!
+//! Only public data is processed (recovery, never signing), so nothing here is constant-time.
+//!
+//! Layout:
+//! * `Fe`: integers mod p = 2²⁵⁶ − 2³² − 977 in ten 26-bit limbs (u64 products: wasm32 has a
+//!   native 64-bit multiply but no 64×64→128 one). Results of `mul`/`sqr`/`weak` have limbs
+//!   ≤ 2²⁶ + 2²² ("magnitude 1"); sums grow the magnitude, and `mul`/`sqr` accept inputs up to
+//!   magnitude 7 (limbs < 2²⁹).
+//! * scalars mod n as four u64 limbs (few operations per recovery, so plain u128 code).
+//! * Jacobian points; Q = u1·G + u2·R by interleaved wNAF: u1 split into 128-bit halves against
+//!   two fixed tables (G and 2¹²⁸·G, built once), u2 split with the endomorphism
+//!   λ·(x, y) = (β·x, y) into two ~128-bit halves against odd multiples of R and λ·R.
+
+use std::sync::OnceLock;
+
+// ---------------------------------------------------------------------------------------------
+// Field elements mod p
+
+const M26: u64 = (1 << 26) - 1;
+const M22: u64 = (1 << 22) - 1;
+/// p in the limb layout (2²⁵⁶ − 2³² − 977: 977 + 2³² taken out of the all-ones pattern).
+const P_LIMBS: [u32; 10] = [
+    0x3FF_FC2F, 0x3FF_FFBF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF,
+    0x3FF_FFFF, 0x3F_FFFF,
+];
+/// 2²⁵⁶ mod p = 2³² + 977; as limbs: 977 at position 0 and 2⁶ at position 1 (2³² = 2²⁶·2⁶).
+const R256_LO: u64 = 977;
+/// 2²⁶⁰ mod p = 2³⁶ + 0x3D10: 0x3D10 at position 0 and 2¹⁰ at position 1 (per 2²⁶⁰ of weight).
+const R260_LO: u64 = 0x3D10;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fe([u32; 10]);
+
+impl Fe {
+    const ZERO: Fe = Fe([0; 10]);
+    const ONE: Fe = Fe([1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+
+    /// From four little-endian 64-bit limbs (any 256-bit value; not reduced).
+    fn from_u64x4(v: &[u64; 4]) -> Fe {
+        let mut l = [0u32; 10];
+        for (i, limb) in l.iter_mut().enumerate() {
+            let bit = 26 * i;
+            let (w, sh) = (bit / 64, bit % 64);
+            let mut x = v[w] >> sh;
+            if sh > 38 && w + 1 < 4 {
+                x |= v[w + 1] << (64 - sh);
+            }
+            *limb = (x & if i == 9 { M22 } else { M26 }) as u32;
+        }
+        Fe(l)
+    }
+
+    /// The fully reduced value (in [0, p)) as four little-endian 64-bit limbs.
+    fn to_u64x4(&self) -> [u64; 4] {
+        let t = self.normalized();
+        let mut v = [0u64; 4];
+        for (i, &limb) in t.iter().enumerate() {
+            let bit = 26 * i;
+            let (w, sh) = (bit / 64, bit % 64);
+            v[w] |= (limb as u64) << sh;
+            if sh > 38 && w + 1 < 4 {
+                v[w + 1] |= (limb as u64) >> (64 - sh);
+            }
+        }
+        v
+    }
+
+    fn from_bytes(b: &[u8; 32]) -> Fe {
+        Fe::from_u64x4(&u256_from_be(b))
+    }
+
+    fn to_bytes(&self) -> [u8; 32] {
+        u256_to_be(&self.to_u64x4())
+    }
+
+    /// Carries every limb into 26 bits (22 for the top one) and folds the bits above 2²⁵⁶ back
+    /// in; the result has magnitude 1 (any input with limbs < 2³²).
+    fn weak(&self) -> Fe {
+        let mut t = self.0.map(|x| x as u64);
+        for k in 0..9 {
+            t[k + 1] += t[k] >> 26;
+            t[k] &= M26;
+        }
+        let x = t[9] >> 22;
+        t[9] &= M22;
+        t[0] += x * R256_LO;
+        t[1] += (x << 6) + (t[0] >> 26);
+        t[0] &= M26;
+        t[2] += t[1] >> 26;
+        t[1] &= M26;
+        Fe(t.map(|x| x as u32))
+    }
+
+    /// Fully reduced limbs: the unique representative in [0, p).
+    fn normalized(&self) -> [u32; 10] {
+        let mut t = self.0.map(|x| x as u64);
+        // Two rounds of carry + fold bring any value below 2²⁵⁶ + 2⁴⁴, then below 2²⁵⁶.
+        for _ in 0..2 {
+            for k in 0..9 {
+                t[k + 1] += t[k] >> 26;
+                t[k] &= M26;
+            }
+            let x = t[9] >> 22;
+            t[9] &= M22;
+            t[0] += x * R256_LO;
+            t[1] += x << 6;
+        }
+        for k in 0..9 {
+            t[k + 1] += t[k] >> 26;
+            t[k] &= M26;
+        }
+        // t[9] may still carry into bit 22 only if the value was within 2⁴⁴ of 2²⁵⁶.
+        let x = t[9] >> 22;
+        t[9] &= M22;
+        t[0] += x * R256_LO;
+        t[1] += x << 6;
+        for k in 0..9 {
+            t[k + 1] += t[k] >> 26;
+            t[k] &= M26;
+        }
+        // Now value < 2²⁵⁶; subtract p once if value ≥ p, i.e. if value + (2²⁵⁶ − p) ≥ 2²⁵⁶.
+        let mut u = t;
+        u[0] += R256_LO;
+        u[1] += 1 << 6;
+        for k in 0..9 {
+            u[k + 1] += u[k] >> 26;
+            u[k] &= M26;
+        }
+        if u[9] >> 22 != 0 {
+            u[9] &= M22;
+            t = u;
+        }
+        t.map(|x| x as u32)
+    }
+
+    /// True iff the value is 0 mod p.
+    fn is_zero(&self) -> bool {
+        // After `weak` the value is below 2²⁵⁶ + 2⁴⁴ < 2p, so it is 0 mod p iff it is 0 or p,
+        // and limbs 0..8 are canonical 26-bit digits.
+        let t = self.weak().0;
+        t == [0; 10] || t == P_LIMBS
+    }
+
+    fn is_odd(&self) -> bool {
+        self.normalized()[0] & 1 == 1
+    }
+
+    #[inline(always)]
+    fn add(&self, b: &Fe) -> Fe {
+        let mut r = [0u32; 10];
+        for i in 0..10 {
+            r[i] = self.0[i] + b.0[i];
+        }
+        Fe(r)
+    }
+
+    #[inline(always)]
+    fn mul_small(&self, k: u32) -> Fe {
+        Fe(self.0.map(|x| x * k))
+    }
+
+    /// −a for a of magnitude ≤ m (m ≥ 1): 2m·p − a, of magnitude ≤ 2m.
+    #[inline(always)]
+    fn neg(&self, m: u32) -> Fe {
+        let mut r = [0u32; 10];
+        for i in 0..10 {
+            r[i] = 2 * m * P_LIMBS[i] - self.0[i];
+        }
+        Fe(r)
+    }
+
+    #[cfg(test)]
+    fn check_mul_input(&self) {
+        assert!(self.0.iter().all(|&x| x < 1 << 29), "field limb out of bounds: {:x?}", self.0);
+    }
+
+    /// Reduces 19 product columns (each < 2⁶²) to magnitude 1.
+    #[inline(always)]
+    fn reduce(c: [u64; 19]) -> Fe {
+        let mut t = [0u64; 20];
+        t[..19].copy_from_slice(&c);
+        // Carry the upper columns 10..18 into 26-bit digits; t[19] takes the top carry (< 2³⁷).
+        for k in 10..19 {
+            t[k + 1] += t[k] >> 26;
+            t[k] &= M26;
+        }
+        // Position 19 = 2²⁶⁰·2²³⁴ ≡ 0x3D10 at position 9 and 2¹⁰ at position 10.
+        t[9] += t[19] * R260_LO;
+        t[10] += t[19] << 10;
+        // Position k ≥ 10 ≡ 0x3D10 at position k−10 and 2¹⁰ at position k−9.
+        for k in 10..19 {
+            t[k - 10] += t[k] * R260_LO;
+            t[k - 9] += t[k] << 10;
+        }
+        for k in 0..9 {
+            t[k + 1] += t[k] >> 26;
+            t[k] &= M26;
+        }
+        let x = t[9] >> 22;
+        t[9] &= M22;
+        t[0] += x * R256_LO;
+        t[1] += (x << 6) + (t[0] >> 26);
+        t[0] &= M26;
+        t[2] += t[1] >> 26;
+        t[1] &= M26;
+        let mut r = [0u32; 10];
+        for i in 0..10 {
+            r[i] = t[i] as u32;
+        }
+        Fe(r)
+    }
+
+    /// a·b; inputs of magnitude ≤ 7, result of magnitude 1.
+    fn mul(&self, b: &Fe) -> Fe {
+        #[cfg(test)]
+        {
+            self.check_mul_input();
+            b.check_mul_input();
+        }
+        let a = self.0.map(|x| x as u64);
+        let b = b.0.map(|x| x as u64);
+        let mut c = [0u64; 19];
+        for i in 0..10 {
+            for j in 0..10 {
+                c[i + j] += a[i] * b[j];
+            }
+        }
+        Fe::reduce(c)
+    }
+
+    /// a²; input of magnitude ≤ 7, result of magnitude 1.
+    fn sqr(&self) -> Fe {
+        #[cfg(test)]
+        self.check_mul_input();
+        let a = self.0.map(|x| x as u64);
+        let d = self.0.map(|x| 2 * x as u64);
+        let mut c = [0u64; 19];
+        for i in 0..10 {
+            c[2 * i] += a[i] * a[i];
+            for j in i + 1..10 {
+                c[i + j] += a[i] * d[j];
+            }
+        }
+        Fe::reduce(c)
+    }
+
+    fn sqr_n(&self, n: usize) -> Fe {
+        let mut r = *self;
+        for _ in 0..n {
+            r = r.sqr();
+        }
+        r
+    }
+
+    /// a^(2²²³ − 1) and a^(2²² − 1), a^(2² − 1): the shared prefix of the exponents p − 2 and
+    /// (p + 1)/4, both of which start with 223 one bits, a zero and 22 one bits.
+    fn pow_prefix(&self) -> (Fe, Fe, Fe) {
+        let x2 = self.sqr().mul(self);
+        let x3 = x2.sqr().mul(self);
+        let x6 = x3.sqr_n(3).mul(&x3);
+        let x9 = x6.sqr_n(3).mul(&x3);
+        let x11 = x9.sqr_n(2).mul(&x2);
+        let x22 = x11.sqr_n(11).mul(&x11);
+        let x44 = x22.sqr_n(22).mul(&x22);
+        let x88 = x44.sqr_n(44).mul(&x44);
+        let x176 = x88.sqr_n(88).mul(&x88);
+        let x220 = x176.sqr_n(44).mul(&x44);
+        let x223 = x220.sqr_n(3).mul(&x3);
+        // 223 ones, one zero, 22 ones
+        (x223.sqr_n(23).mul(&x22), x2, *self)
+    }
+
+    /// a^(p − 2) = a⁻¹ (0 for a = 0). p − 2 = [223 ones] 0 [22 ones] 0000 1 0 11 0 1.
+    fn inv(&self) -> Fe {
+        let (t, x2, a) = self.pow_prefix();
+        t.sqr_n(5).mul(&a).sqr_n(3).mul(&x2).sqr_n(2).mul(&a)
+    }
+
+    /// A square root of a if one exists: a^((p + 1)/4), valid since p ≡ 3 mod 4.
+    /// (p + 1)/4 = [223 ones] 0 [22 ones] 0000 11 00.
+    fn sqrt(&self) -> Option<Fe> {
+        let (t, x2, _) = self.pow_prefix();
+        let r = t.sqr_n(6).mul(&x2).sqr_n(2);
+        if r.sqr().add(&self.neg(1)).is_zero() {
+            Some(r)
+        } else {
+            None
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 256-bit integers and scalars mod n (little-endian u64 limbs)
+
+type U256 = [u64; 4];
+
+/// n, the group order.
+const N: U256 = [0xBFD2_5E8C_D036_4141, 0xBAAE_DCE6_AF48_A03B, 0xFFFF_FFFF_FFFF_FFFE, 0xFFFF_FFFF_FFFF_FFFF];
+/// floor(n / 2): the largest "low" s.
+const N_HALF: U256 = [0xDFE9_2F46_681B_20A0, 0x5D57_6E73_57A4_501D, 0xFFFF_FFFF_FFFF_FFFF, 0x7FFF_FFFF_FFFF_FFFF];
+/// p, the field modulus.
+const P: U256 = [0xFFFF_FFFE_FFFF_FC2F, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF];
+/// 2²⁵⁶ − n (129 bits).
+const N_COMPLEMENT: [u64; 3] = [0x402D_A173_2FC9_BEBF, 0x4551_2319_50B7_5FC4, 1];
+
+fn u256_from_be(b: &[u8; 32]) -> U256 {
+    let mut v = [0u64; 4];
+    for (i, limb) in v.iter_mut().enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[32 - 8 * (i + 1)..32 - 8 * i]);
+        *limb = u64::from_be_bytes(w);
+    }
+    v
+}
+
+fn u256_to_be(v: &U256) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    for i in 0..4 {
+        b[32 - 8 * (i + 1)..32 - 8 * i].copy_from_slice(&v[i].to_be_bytes());
+    }
+    b
+}
+
+fn is_zero256(a: &U256) -> bool {
+    a.iter().all(|&x| x == 0)
+}
+
+/// a < b
+fn lt256(a: &U256, b: &U256) -> bool {
+    for i in (0..4).rev() {
+        if a[i] != b[i] {
+            return a[i] < b[i];
+        }
+    }
+    false
+}
+
+/// (a + b mod 2²⁵⁶, carry)
+fn add256(a: &U256, b: &U256) -> (U256, bool) {
+    let mut r = [0u64; 4];
+    let mut carry = false;
+    for i in 0..4 {
+        let (s1, c1) = a[i].overflowing_add(b[i]);
+        let (s2, c2) = s1.overflowing_add(carry as u64);
+        r[i] = s2;
+        carry = c1 | c2;
+    }
+    (r, carry)
+}
+
+/// (a − b mod 2²⁵⁶, borrow)
+fn sub256(a: &U256, b: &U256) -> (U256, bool) {
+    let mut r = [0u64; 4];
+    let mut borrow = false;
+    for i in 0..4 {
+        let (d1, b1) = a[i].overflowing_sub(b[i]);
+        let (d2, b2) = d1.overflowing_sub(borrow as u64);
+        r[i] = d2;
+        borrow = b1 | b2;
+    }
+    (r, borrow)
+}
+
+/// The full product of little-endian limb slices (result length a.len() + b.len()).
+fn mul_wide<const R: usize>(a: &[u64], b: &[u64]) -> [u64; R] {
+    let mut r = [0u64; R];
+    for (i, &x) in a.iter().enumerate() {
+        let mut carry: u128 = 0;
+        for (j, &y) in b.iter().enumerate() {
+            let t = r[i + j] as u128 + (x as u128) * (y as u128) + carry;
+            r[i + j] = t as u64;
+            carry = t >> 64;
+        }
+        let mut k = i + b.len();
+        while carry != 0 && k < R {
+            let t = r[k] as u128 + carry;
+            r[k] = t as u64;
+            carry = t >> 64;
+            k += 1;
+        }
+    }
+    r
+}
+
+mod scalar {
+    //! Arithmetic mod n on fully reduced values in [0, n).
+    use super::*;
+
+    /// x mod n for any 512-bit x, by folding 2²⁵⁶ ≡ 2²⁵⁶ − n.
+    pub(super) fn reduce512(mut w: [u64; 8]) -> U256 {
+        while w[4..].iter().any(|&x| x != 0) {
+            let hi: [u64; 8] = mul_wide(&w[4..], &N_COMPLEMENT);
+            let mut carry = false;
+            for i in 0..8 {
+                let lo = if i < 4 { w[i] } else { 0 };
+                let (s1, c1) = lo.overflowing_add(hi[i]);
+                let (s2, c2) = s1.overflowing_add(carry as u64);
+                w[i] = s2;
+                carry = c1 | c2;
+            }
+        }
+        let mut r = [w[0], w[1], w[2], w[3]];
+        while !lt256(&r, &N) {
+            r = sub256(&r, &N).0;
+        }
+        r
+    }
+
+    /// a mod n for a < 2²⁵⁶.
+    pub(super) fn reduce(a: &U256) -> U256 {
+        if lt256(a, &N) { *a } else { sub256(a, &N).0 }
+    }
+
+    pub(super) fn mul(a: &U256, b: &U256) -> U256 {
+        reduce512(mul_wide(a, b))
+    }
+
+    pub(super) fn neg(a: &U256) -> U256 {
+        if is_zero256(a) { *a } else { sub256(&N, a).0 }
+    }
+
+    pub(super) fn sub(a: &U256, b: &U256) -> U256 {
+        let (d, borrow) = sub256(a, b);
+        if borrow { add256(&d, &N).0 } else { d }
+    }
+
+    fn shr1(a: &mut U256, top: bool) {
+        for i in 0..3 {
+            a[i] = (a[i] >> 1) | (a[i + 1] << 63);
+        }
+        a[3] = (a[3] >> 1) | ((top as u64) << 63);
+    }
+
+    /// x / 2 mod m for x < m, m odd.
+    fn half(x: &mut U256, m: &U256) {
+        if x[0] & 1 == 0 {
+            shr1(x, false);
+        } else {
+            let (s, c) = add256(x, m);
+            *x = s;
+            shr1(x, c);
+        }
+    }
+
+    /// a⁻¹ mod m (m odd, 0 < a < m, gcd(a, m) = 1) by the binary extended Euclidean algorithm;
+    /// None when no inverse exists.
+    pub(super) fn inv_mod(a: &U256, m: &U256) -> Option<U256> {
+        const ONE: U256 = [1, 0, 0, 0];
+        if is_zero256(a) {
+            return None;
+        }
+        // Invariants: x1·a ≡ u and x2·a ≡ v (mod m).
+        let (mut u, mut v) = (*a, *m);
+        let (mut x1, mut x2) = (ONE, [0u64; 4]);
+        while u != ONE && v != ONE {
+            if is_zero256(&u) || is_zero256(&v) {
+                return None;
+            }
+            while u[0] & 1 == 0 {
+                shr1(&mut u, false);
+                half(&mut x1, m);
+            }
+            while v[0] & 1 == 0 {
+                shr1(&mut v, false);
+                half(&mut x2, m);
+            }
+            if !lt256(&u, &v) {
+                u = sub256(&u, &v).0;
+                x1 = sub_mod(&x1, &x2, m);
+            } else {
+                v = sub256(&v, &u).0;
+                x2 = sub_mod(&x2, &x1, m);
+            }
+        }
+        Some(if u == ONE { x1 } else { x2 })
+    }
+
+    fn sub_mod(a: &U256, b: &U256, m: &U256) -> U256 {
+        let (d, borrow) = sub256(a, b);
+        if borrow { add256(&d, m).0 } else { d }
+    }
+
+    /// round(a·g / 2³⁸⁴) for the endomorphism split.
+    fn mul_shift_384(a: &U256, g: &U256) -> U256 {
+        let w: [u64; 8] = mul_wide(a, g);
+        let round = w[5] >> 63;
+        let (r, _) = add256(&[w[6], w[7], 0, 0], &[round, 0, 0, 0]);
+        r
+    }
+
+    /// λ, a cube root of unity mod n with λ·(x, y) = (β·x, y).
+    pub(super) const LAMBDA: U256 =
+        [0xDF02_967C_1B23_BD72, 0x122E_22EA_2081_6678, 0xA526_1C02_8812_645A, 0x5363_AD4C_C05C_30E0];
+    /// Reduced lattice basis of {(a, b) : a + b·λ ≡ 0 mod n} (extended Euclid on n and λ):
+    /// v1 = (a1, b1) with b1 = −MINUS_B1, v2 = (a2, b2) with b2 = B2 (= a1); a1·b2 − a2·b1 = n.
+    const MINUS_B1: U256 = [0x6F54_7FA9_0ABF_E4C3, 0xE443_7ED6_010E_8828, 0, 0];
+    const B2: U256 = [0xE86C_90E4_9284_EB15, 0x3086_D221_A7D4_6BCD, 0, 0];
+    /// round(2³⁸⁴·b2 / n) and round(2³⁸⁴·(−b1) / n).
+    const G1: U256 = [0xE893_209A_45DB_B031, 0x3DAA_8A14_71E8_CA7F, 0xE86C_90E4_9284_EB15, 0x3086_D221_A7D4_6BCD];
+    const G2: U256 = [0x1571_B4AE_8AC4_7F71, 0x2212_08AC_9DF5_06C6, 0x6F54_7FA9_0ABF_E4C4, 0xE443_7ED6_010E_8828];
+
+    /// Splits k (< n) as k ≡ k1 + k2·λ (mod n) with short k1, k2 (about 128 bits), returned as
+    /// magnitudes with a flag telling that the term is negative.
+    pub(super) fn split_lambda(k: &U256) -> ((U256, bool), (U256, bool)) {
+        // c1 = round(b2·k/n), c2 = round(−b1·k/n); (k1, k2) = (k, 0) − c1·v1 − c2·v2.
+        let c1 = reduce(&mul_shift_384(k, &G1));
+        let c2 = reduce(&mul_shift_384(k, &G2));
+        let k2 = sub(&mul(&c1, &MINUS_B1), &mul(&c2, &B2));
+        let k1 = sub(k, &mul(&k2, &LAMBDA));
+        let signed = |x: U256| if lt256(&N_HALF, &x) { (neg(&x), true) } else { (x, false) };
+        (signed(k1), signed(k2))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Points
+
+/// An affine point (never the point at infinity); coordinates of magnitude ≤ 1.
+#[derive(Clone, Copy, Debug)]
+struct Affine {
+    x: Fe,
+    y: Fe,
+}
+
+/// A Jacobian point (X/Z², Y/Z³); coordinates of magnitude ≤ 1.
+#[derive(Clone, Copy, Debug)]
+struct Jac {
+    x: Fe,
+    y: Fe,
+    z: Fe,
+    inf: bool,
+}
+
+/// β, a cube root of unity mod p.
+const BETA: U256 = [0xC139_6C28_7195_01EE, 0x9CF0_4975_12F5_8995, 0x6E64_479E_AC34_34E9, 0x7AE9_6A2B_657C_0710];
+const GX: U256 = [0x59F2_815B_16F8_1798, 0x029B_FCDB_2DCE_28D9, 0x55A0_6295_CE87_0B07, 0x79BE_667E_F9DC_BBAC];
+const GY: U256 = [0x9C47_D08F_FB10_D4B8, 0xFD17_B448_A685_5419, 0x5DA4_FBFC_0E11_08A8, 0x483A_DA77_26A3_C465];
+
+impl Affine {
+    fn g() -> Affine {
+        Affine { x: Fe::from_u64x4(&GX), y: Fe::from_u64x4(&GY) }
+    }
+
+    fn to_jac(&self) -> Jac {
+        Jac { x: self.x, y: self.y, z: Fe::ONE, inf: false }
+    }
+
+    /// The 33-byte SEC 1 compressed encoding.
+    fn compressed(&self) -> [u8; 33] {
+        let mut out = [0u8; 33];
+        out[0] = if self.y.is_odd() { 3 } else { 2 };
+        out[1..].copy_from_slice(&self.x.to_bytes());
+        out
+    }
+}
+
+impl Jac {
+    const INF: Jac = Jac { x: Fe::ZERO, y: Fe::ONE, z: Fe::ZERO, inf: true };
+
+    /// 2P (a = 0): with A = X², B = Y², C = B², D = 4XB, E = 3A:
+    /// X3 = E² − 2D, Y3 = E(D − X3) − 8C, Z3 = 2YZ.
+    fn dbl(&self) -> Jac {
+        if self.inf {
+            return *self;
+        }
+        let a = self.x.sqr();
+        let b = self.y.sqr();
+        let c = b.sqr();
+        let d = self.x.mul(&b).mul_small(4); // 4
+        let e = a.mul_small(3); // 3
+        let x3 = e.sqr().add(&d.neg(4).mul_small(2)).weak(); // 1 + 16
+        let y3 = e.mul(&d.add(&x3.neg(1))).add(&c.mul_small(8).neg(8)).weak(); // 1 + 16
+        let z3 = self.y.mul_small(2).mul(&self.z);
+        Jac { x: x3, y: y3, z: z3, inf: false }
+    }
+
+    /// P + Q for affine Q (y of magnitude ≤ 2). With U2 = x2·Z1², S2 = y2·Z1³, H = U2 − X1,
+    /// R = S2 − Y1: X3 = R² − H³ − 2·X1·H², Y3 = R(X1·H² − X3) − Y1·H³, Z3 = Z1·H.
+    fn add_affine(&self, q: &Affine) -> Jac {
+        if self.inf {
+            return Jac { x: q.x, y: q.y.weak(), z: Fe::ONE, inf: false };
+        }
+        let z1z1 = self.z.sqr();
+        let u2 = q.x.mul(&z1z1);
+        let s2 = q.y.mul(&self.z).mul(&z1z1);
+        let h = u2.add(&self.x.neg(1)); // 3
+        let r = s2.add(&self.y.neg(1)); // 3
+        if h.is_zero() {
+            return if r.is_zero() { self.dbl() } else { Jac::INF };
+        }
+        let hh = h.sqr();
+        let hhh = h.mul(&hh);
+        let v = self.x.mul(&hh);
+        let x3 = r.sqr().add(&hhh.neg(1)).add(&v.neg(1).mul_small(2)).weak(); // 1 + 2 + 4
+        let y3 = r.mul(&v.add(&x3.neg(1))).add(&self.y.mul(&hhh).neg(1)).weak(); // 1 + 2
+        let z3 = self.z.mul(&h);
+        Jac { x: x3, y: y3, z: z3, inf: false }
+    }
+
+    /// P + Q for Jacobian P, Q (used only to build tables).
+    fn add(&self, q: &Jac) -> Jac {
+        if self.inf {
+            return *q;
+        }
+        if q.inf {
+            return *self;
+        }
+        let z1z1 = self.z.sqr();
+        let z2z2 = q.z.sqr();
+        let u1 = self.x.mul(&z2z2);
+        let u2 = q.x.mul(&z1z1);
+        let s1 = self.y.mul(&q.z).mul(&z2z2);
+        let s2 = q.y.mul(&self.z).mul(&z1z1);
+        let h = u2.add(&u1.neg(1)); // 3
+        let r = s2.add(&s1.neg(1)); // 3
+        if h.is_zero() {
+            return if r.is_zero() { self.dbl() } else { Jac::INF };
+        }
+        let hh = h.sqr();
+        let hhh = h.mul(&hh);
+        let v = u1.mul(&hh);
+        let x3 = r.sqr().add(&hhh.neg(1)).add(&v.neg(1).mul_small(2)).weak();
+        let y3 = r.mul(&v.add(&x3.neg(1))).add(&s1.mul(&hhh).neg(1)).weak();
+        let z3 = self.z.mul(&q.z).mul(&h);
+        Jac { x: x3, y: y3, z: z3, inf: false }
+    }
+
+    fn to_affine(&self) -> Option<Affine> {
+        if self.inf {
+            return None;
+        }
+        let zi = self.z.inv();
+        let zi2 = zi.sqr();
+        Some(Affine { x: self.x.mul(&zi2), y: self.y.mul(&zi2).mul(&zi) })
+    }
+}
+
+/// Affine forms of finite points with one field inversion (Montgomery's trick).
+fn batch_affine<const K: usize>(pts: &[Jac; K]) -> [Affine; K] {
+    let mut prefix = [Fe::ONE; K];
+    let mut acc = Fe::ONE;
+    for i in 0..K {
+        prefix[i] = acc;
+        acc = acc.mul(&pts[i].z);
+    }
+    let mut inv = acc.inv(); // (z0·…·z_{K−1})⁻¹
+    let mut out = [Affine { x: Fe::ZERO, y: Fe::ZERO }; K];
+    for i in (0..K).rev() {
+        let zi = inv.mul(&prefix[i]); // z_i⁻¹
+        inv = inv.mul(&pts[i].z);
+        let zi2 = zi.sqr();
+        out[i] = Affine { x: pts[i].x.mul(&zi2), y: pts[i].y.mul(&zi2).mul(&zi) };
+    }
+    out
+}
+
+/// P, 3P, 5P, …, (2K − 1)P.
+fn odd_multiples<const K: usize>(p: &Affine) -> [Affine; K] {
+    let mut pts = [Jac::INF; K];
+    pts[0] = p.to_jac();
+    let p2 = pts[0].dbl();
+    for i in 1..K {
+        pts[i] = pts[i - 1].add(&p2);
+    }
+    batch_affine(&pts)
+}
+
+/// wNAF width for the fixed G tables and the per-signature R tables.
+const W_G: u32 = 8;
+const W_R: u32 = 5;
+const G_TABLE: usize = 1 << (W_G - 2);
+const R_TABLE: usize = 1 << (W_R - 2);
+
+/// Odd multiples of G and of 2¹²⁸·G, built on first use.
+fn g_tables() -> &'static [[Affine; G_TABLE]; 2] {
+    static TABLES: OnceLock<Box<[[Affine; G_TABLE]; 2]>> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let g = Affine::g();
+        let mut h = g.to_jac();
+        for _ in 0..128 {
+            h = h.dbl();
+        }
+        let h = h.to_affine().unwrap_or(g); // 2¹²⁸·G is finite (n is prime and > 2¹²⁸)
+        Box::new([odd_multiples(&g), odd_multiples(&h)])
+    })
+}
+
+/// Width-w NAF digits of k, least significant first: odd digits in (−2^(w−1), 2^(w−1)) or 0,
+/// any two non-zero digits at least w apart. Returns the number of digits (≤ 257).
+fn wnaf(k: &U256, w: u32, out: &mut [i16; 258]) -> usize {
+    let mut k = [k[0], k[1], k[2], k[3], 0u64];
+    let mut len = 0;
+    while k.iter().any(|&x| x != 0) && len < out.len() {
+        let mut d = 0i64;
+        if k[0] & 1 == 1 {
+            d = (k[0] & ((1 << w) - 1)) as i64;
+            if d >= 1 << (w - 1) {
+                d -= 1 << w;
+            }
+            // k −= d (k is odd; for negative d this adds |d|)
+            if d > 0 {
+                k[0] -= d as u64; // low w bits of k are d, so no borrow
+            } else {
+                let mut carry = (-d) as u64;
+                for limb in k.iter_mut() {
+                    let (s, c) = limb.overflowing_add(carry);
+                    *limb = s;
+                    carry = c as u64;
+                    if carry == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        out[len] = d as i16;
+        len += 1;
+        for i in 0..4 {
+            k[i] = (k[i] >> 1) | (k[i + 1] << 63);
+        }
+        k[4] >>= 1;
+    }
+    len
+}
+
+/// u1·G + u2·R (u1, u2 < n).
+fn ecmult(r: &Affine, u2: &U256, u1: &U256) -> Jac {
+    let gt = g_tables();
+    let ((k1, neg1), (k2, neg2)) = scalar::split_lambda(u2);
+    let mut naf = [[0i16; 258]; 4];
+    let mut lens = [0usize; 4];
+    lens[0] = wnaf(&[u1[0], u1[1], 0, 0], W_G, &mut naf[0]);
+    lens[1] = wnaf(&[u1[2], u1[3], 0, 0], W_G, &mut naf[1]);
+    lens[2] = wnaf(&k1, W_R, &mut naf[2]);
+    lens[3] = wnaf(&k2, W_R, &mut naf[3]);
+
+    let (rt, rlt) = if lens[2] + lens[3] > 0 {
+        let rt: [Affine; R_TABLE] = odd_multiples(r);
+        let beta = Fe::from_u64x4(&BETA);
+        let rlt = rt.map(|p| Affine { x: p.x.mul(&beta), y: p.y });
+        (rt, rlt)
+    } else {
+        ([*r; R_TABLE], [*r; R_TABLE])
+    };
+    let tables: [(&[Affine], bool); 4] = [(&gt[0], false), (&gt[1], false), (&rt, neg1), (&rlt, neg2)];
+
+    let len = lens.iter().copied().max().unwrap_or(0);
+    let mut q = Jac::INF;
+    for i in (0..len).rev() {
+        q = q.dbl();
+        for t in 0..4 {
+            let d = naf[t][i];
+            if d != 0 {
+                let (table, negate) = tables[t];
+                let Some(&p) = table.get((d.unsigned_abs() as usize - 1) / 2) else { continue };
+                let p = if (d < 0) != negate { Affine { x: p.x, y: p.y.neg(1) } } else { p };
+                q = q.add_affine(&p);
+            }
+        }
+    }
+    q
+}
+
+/// Why a recovery failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(i32)]
+pub enum RecoverError {
+    /// recid > 3
+    BadRecid = 1,
+    /// r or s is 0 or ≥ n
+    OutOfRange = 2,
+    /// s > n/2
+    HighS = 3,
+    /// x = r (+ n) is ≥ p or not the x of a curve point
+    NoPoint = 4,
+    /// the recovered point is the point at infinity
+    Infinity = 5,
+}
+
+/// The compressed public key that signed the 32-byte `digest` with `sig` = r ‖ s ‖ recid
+/// (consensus.md §7.3; SEC 1 §4.1.6 with e = digest as an integer, no hashing).
+pub fn recover(digest: &[u8; 32], sig: &[u8; 65]) -> Result<[u8; 33], RecoverError> {
+    let recid = sig[64];
+    if recid > 3 {
+        return Err(RecoverError::BadRecid);
+    }
+    let mut rb = [0u8; 32];
+    let mut sb = [0u8; 32];
+    rb.copy_from_slice(&sig[..32]);
+    sb.copy_from_slice(&sig[32..64]);
+    let r = u256_from_be(&rb);
+    let s = u256_from_be(&sb);
+    if is_zero256(&r) || is_zero256(&s) || !lt256(&r, &N) || !lt256(&s, &N) {
+        return Err(RecoverError::OutOfRange);
+    }
+    if lt256(&N_HALF, &s) {
+        return Err(RecoverError::HighS);
+    }
+    // R: x = r, or r + n for recid 2 and 3 (only if still below p); y of parity recid & 1.
+    let x = if recid >= 2 {
+        let (x, carry) = add256(&r, &N);
+        if carry || !lt256(&x, &P) {
+            return Err(RecoverError::NoPoint);
+        }
+        x
+    } else {
+        r
+    };
+    let x = Fe::from_u64x4(&x);
+    let rhs = x.sqr().mul(&x).add(&Fe::from_u64x4(&[7, 0, 0, 0]));
+    let Some(mut y) = rhs.sqrt() else { return Err(RecoverError::NoPoint) };
+    if y.is_odd() != (recid & 1 == 1) {
+        y = y.neg(1).weak();
+    }
+    let big_r = Affine { x, y };
+    // Q = r⁻¹·(s·R − z·G) = u1·G + u2·R with u1 = −z·r⁻¹, u2 = s·r⁻¹.
+    let z = scalar::reduce(&u256_from_be(digest));
+    let Some(r_inv) = scalar::inv_mod(&r, &N) else { return Err(RecoverError::OutOfRange) };
+    let u1 = scalar::neg(&scalar::mul(&z, &r_inv));
+    let u2 = scalar::mul(&s, &r_inv);
+    match ecmult(&big_r, &u2, &u1).to_affine() {
+        Some(q) => Ok(q.compressed()),
+        None => Err(RecoverError::Infinity),
+    }
+}
+
+/// Recovers the signer's compressed public key from the 32-byte digest at `digest_ptr` and the
+/// 65-byte signature r ‖ s ‖ recid at `sig_ptr`; writes 33 bytes to `out_ptr` and returns 0, or
+/// returns 1 (recid > 3), 2 (r or s not in [1, n−1]), 3 (s > n/2), 4 (no curve point for r and
+/// recid) or 5 (the key is the point at infinity) and leaves `out_ptr` untouched.
+///
+/// # Safety
+/// `digest_ptr..+32` and `sig_ptr..+65` must be readable and `out_ptr..+33` writable memory.
+#[no_mangle]
+pub unsafe extern "C" fn secp256k1_recover(digest_ptr: *const u8, sig_ptr: *const u8, out_ptr: *mut u8) -> i32 {
+    let mut digest = [0u8; 32];
+    let mut sig = [0u8; 65];
+    digest.copy_from_slice(crate::input(digest_ptr, 32));
+    sig.copy_from_slice(crate::input(sig_ptr, 65));
+    match recover(&digest, &sig) {
+        Ok(key) => {
+            crate::output(out_ptr, &key);
+            0
+        }
+        Err(e) => e as i32,
+    }
+}
+
+/// The compressed public key sk·G of a secret key in [1, n−1] (for tests and tools).
+pub fn public_key(sk: &[u8; 32]) -> Option<[u8; 33]> {
+    let k = u256_from_be(sk);
+    if is_zero256(&k) || !lt256(&k, &N) {
+        return None;
+    }
+    ecmult(&Affine::g(), &[0; 4], &k).to_affine().map(|q| q.compressed())
+}

@@ -1,0 +1,91 @@
+// The order book of one asset as matching sees it (exchange.md §5.5, §7.3, §8.2): open orders in
+// priority order per side, aggregated into price levels.
+import { fail } from '../core/errors.js';
+import { makePrice, type Price } from '../kernel/price.js';
+
+const U64_LIMIT = 1n << 64n;
+
+/** An open order (§5.2): `remaining` is in the spend token (coin for buys, asset for sells). */
+export interface Order {
+  /** The history id of its limitSwap: later orders have larger ids. */
+  readonly id: bigint;
+  readonly isBuy: boolean;
+  readonly limit: Price;
+  /** amount − filled (§5.3), > 0 for an open order. */
+  readonly remaining: bigint;
+}
+
+/** All orders of one side with the same limit (§7.3); `amount` is the sum of their `remaining`. */
+export interface PriceLevel {
+  readonly limit: Price;
+  readonly amount: bigint;
+}
+
+export interface Book {
+  /** Buy orders, best first: descending limit, then ascending id (§5.5). */
+  readonly buys: readonly Order[];
+  /** Sell orders, best first: ascending limit, then ascending id (§5.5). */
+  readonly sells: readonly Order[];
+  /** Buy levels in descending price, `L_0 > L_1 > …` (§8.2). */
+  readonly buyLevels: readonly PriceLevel[];
+  /** Sell levels in descending price, `T_0 > T_1 > …` (§8.2). */
+  readonly sellLevels: readonly PriceLevel[];
+}
+
+/**
+ * An exact integer sort key of a valid price: e·65536 + m (§4.1: exponent first, then mantissa,
+ * which is numeric order; [H] stores limits under this key).
+ */
+export function priceKey(p: Price): number {
+  return p.exponent * 65536 + p.mantissa;
+}
+
+/** Priority within one side (§5.5): negative when `a` ranks before `b`. */
+export function comparePriority(a: Order, b: Order): number {
+  const byLimit = priceKey(a.limit) - priceKey(b.limit);
+  if (byLimit !== 0) return a.isBuy ? -byLimit : byLimit;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function checkOrder(o: Order): void {
+  if (typeof o.id !== 'bigint' || o.id < 0n || o.id >= U64_LIMIT) fail('EBUG', `order id ${String(o.id)}`);
+  // [proposal] §4.1/P1: invalid prices never reach the book
+  if (!o.limit || makePrice(o.limit.mantissa, o.limit.exponent) === null) fail('EBADPRICE', `order ${o.id}`);
+  if (typeof o.remaining !== 'bigint' || o.remaining <= 0n || o.remaining >= U64_LIMIT) {
+    fail('EBUG', `order ${o.id} remaining ${String(o.remaining)}`);
+  }
+}
+
+/** Levels of one side already in priority order, returned in descending price. */
+function levelsOf(side: readonly Order[]): PriceLevel[] {
+  const levels: PriceLevel[] = [];
+  let total = 0n;
+  for (let i = 0; i < side.length;) {
+    const limit = side[i].limit, key = priceKey(limit);
+    let amount = 0n;
+    for (; i < side.length && priceKey(side[i].limit) === key; i++) amount += side[i].remaining;
+    levels.push({ limit, amount });
+    total += amount;
+  }
+  // §8.11: sums fit in u64 whenever the supplies do; a larger book cannot come from a valid chain
+  if (total >= U64_LIMIT) fail('EBUG', 'book side total exceeds u64');
+  return levels;
+}
+
+/**
+ * The book of one asset from its open orders (any order): validates them (unique ids, valid
+ * limits, 0 < remaining < 2^64), sorts each side by priority and aggregates the levels.
+ */
+export function buildBook(orders: Iterable<Order>): Book {
+  const buys: Order[] = [], sells: Order[] = [];
+  const ids = new Set<bigint>();
+  for (const o of orders) {
+    checkOrder(o);
+    if (ids.has(o.id)) fail('EBUG', `duplicate order id ${o.id}`);
+    ids.add(o.id);
+    (o.isBuy ? buys : sells).push(o);
+  }
+  buys.sort(comparePriority);
+  sells.sort(comparePriority);
+  return { buys, sells, buyLevels: levelsOf(buys), sellLevels: levelsOf(sells).reverse() };
+}

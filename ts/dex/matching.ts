@@ -1,0 +1,202 @@
+// The matching algorithm of one asset (exchange.md §8.3–§8.5): find the fills (Bf, Qf) and the
+// pool trade from the pool reserves and the price levels. Implemented literally, bisection paths
+// and the persistent TR/FR registers included, since results depend on them; the degenerate-pool
+// outcomes of §8.9 follow from `cmpRatio`. Settlement is in settlement.ts; `matchBook` (§8.6)
+// and the `Market.match` preview (§8.8) are at the end.
+import { fail } from '../core/errors.js';
+import type { Reserves } from '../kernel/pool.js';
+import type { Price } from '../kernel/price.js';
+import { priceKey, type Book } from './book.js';
+import { ceilDivPrice, ceilMulPrice, cmpRatio } from './price_math.js';
+import { settle, type MatchResult } from './settlement.js';
+
+const U64_LIMIT = 1n << 64n;
+
+export interface BaseQuote {
+  readonly base: bigint;
+  readonly quote: bigint;
+}
+
+/** An excess or pool delta `(side, amount)` (§8.3): `isQuote` = QUOTE side, else BASE. */
+export interface Excess {
+  readonly isQuote: boolean;
+  readonly amount: bigint;
+}
+
+/** The result of §8.4–§8.5. */
+export interface Clearing {
+  /** (Bf, Qf): base paid by the filled sells, quote paid by the filled buys. */
+  readonly filled: BaseQuote;
+  /** What goes into the pool (QUOTE: poolBuy, BASE: poolSell); null when nothing (amount 0). */
+  readonly toPool: Excess | null;
+  /** How phase B ended: FIXED at a level price, DYNAMIC between levels, or an empty book. */
+  readonly phase: 'fixed' | 'dynamic' | 'empty';
+  /** The level price of a FIXED result, else null. */
+  readonly price: Price | null;
+}
+
+const sign = (x: bigint): -1 | 0 | 1 => (x < 0n ? -1 : x > 0n ? 1 : 0);
+
+/**
+ * §8.2–§8.5: the clearing of the book against the pool. Pure integer arithmetic; never aborts
+ * (P2: the quote-direction assertion of the reference is not reproduced; the formulas continue).
+ */
+export function findClearing(pool: Reserves, book: Book): Clearing {
+  const rb = pool.base, rq = pool.quote;
+  if (rb < 0n || rq < 0n || rb >= U64_LIMIT || rq >= U64_LIMIT) fail('EBUG', 'pool reserves must be u64');
+  const T = book.sellLevels, L = book.buyLevels;
+  const J = T.length, I = L.length;
+  if (I === 0 && J === 0) return { filled: { base: 0n, quote: 0n }, toPool: null, phase: 'empty', price: null };
+
+  // §8.2 derived sums. SB[k] = s_k + … + s_{J−1}, SB[J] = 0, so BS_i = SB[c_i] in every case.
+  const SB: bigint[] = new Array(J + 1);
+  SB[J] = 0n;
+  for (let k = J - 1; k >= 0; k--) SB[k] = SB[k + 1] + T[k].amount;
+  const QA: bigint[] = new Array(I + 1); // QA[i] = b_0 + … + b_{i−1}
+  QA[0] = 0n;
+  for (let i = 0; i < I; i++) QA[i + 1] = QA[i] + L[i].amount;
+  const c: number[] = new Array(I); // sell levels priced strictly above L_i
+  for (let i = 0, k = 0; i < I; i++) {
+    const key = priceKey(L[i].limit);
+    while (k < J && priceKey(T[k].limit) > key) k++;
+    c[i] = k;
+  }
+  const BS = (i: number): bigint => SB[c[i]];
+  const rbrq = rb * rq;
+
+  // Working state and the two registers; they persist over the whole run (§8.2).
+  let Bi = 0n, Qi = 0n;
+  let TR: Excess = { isQuote: true, amount: 0n };
+  let FR: Excess = TR;
+
+  /** §8.3 excess(p) on (Bi, Qi): the matched part rounded up, the excess down. */
+  const excess = (p: Price): Excess => {
+    const need = ceilMulPrice(Bi, p);
+    if (need !== null && need <= Qi) return { isQuote: true, amount: Qi - need };
+    const d = ceilDivPrice(Qi, p);
+    if (d === null || d > Bi) return fail('EBUG', 'excess: ⌈Qi/p⌉ out of range');
+    return { isQuote: false, amount: Bi - d };
+  };
+
+  /** §8.3 step(p): is the pool, after absorbing the excess, not above p (QUOTE) / below p (BASE)? */
+  const step = (p: Price): boolean => {
+    const x = excess(p);
+    const verdict = x.isQuote
+      ? cmpRatio((rq + x.amount) ** 2n, rbrq, p) !== 1
+      : cmpRatio(rbrq, (rb + x.amount) ** 2n, p) === -1;
+    if (verdict) TR = x;
+    else FR = x;
+    return verdict;
+  };
+
+  /** §8.5 FIXED: bisect the marginal level's fill at the fixed price p; `var` is Bi or Qi. */
+  const fixed = (isQuoteVar: boolean, f0: bigint, f1: bigint, p: Price): Clearing => {
+    const set = (v: bigint): void => { if (isQuoteVar) Qi = v; else Bi = v; };
+    let v0 = f0, v1 = f1;
+    for (;;) {
+      const t = v0 <= v1 ? v0 + (v1 - v0) / 2n : v0 - (v0 - v1) / 2n; // toward v0
+      if (t === v0) break;
+      set(t);
+      if (step(p)) v0 = t;
+      else v1 = t;
+    }
+    let delta: Excess;
+    if (TR.isQuote) { set(v0); delta = TR; } // case I
+    else if (FR.isQuote) { // case II: the neighbour without pool interaction
+      if (TR.amount === 0n) { set(v0); delta = TR; } else { set(v1); delta = FR; }
+    } else { set(v1); delta = FR; } // case III
+    return {
+      filled: { base: Bi, quote: Qi }, toPool: delta.amount > 0n ? delta : null, phase: 'fixed', price: p,
+    };
+  };
+
+  /** §8.5 DYNAMIC: (Bi, Qi) fixed, the price lies between levels; split the excess with the pool. */
+  const dynamic = (): Clearing => {
+    const relB = (y: bigint) => sign((rb + y) ** 2n * Qi - rbrq * (Bi - y));
+    const relQ = (x: bigint) => sign((rq + x) ** 2n * Bi - rbrq * (Qi - x));
+    const quoteDir = relB(0n) > 0;
+    const rel = quoteDir ? relQ : relB;
+    const H = quoteDir ? Qi : Bi;
+    let amount: bigint;
+    if (H === 0n) amount = 0n;
+    else if (rel(H) === 0) amount = H;
+    else { // SPLIT(H)
+      let lo = 0n, hi = H;
+      for (;;) {
+        const v = (lo + hi) / 2n;
+        if (v === lo) break;
+        if (rel(v) > 0) hi = v;
+        else lo = v;
+      }
+      const takeLo = quoteDir
+        ? rbrq * (Qi - lo) < (rq + hi) ** 2n * Bi
+        : rbrq * (Bi - lo) < (rb + hi) ** 2n * Qi;
+      amount = takeLo ? lo : hi;
+    }
+    return {
+      filled: { base: Bi, quote: Qi }, toPool: amount > 0n ? { isQuote: quoteDir, amount } : null,
+      phase: 'dynamic', price: null,
+    };
+  };
+
+  /** §8.4 SELLSEARCH(k_lo, k_hi) with Qi held. */
+  const sellSearch = (kLo: number, kHi: number): Clearing => {
+    let lo = kLo, hi = kHi;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      Bi = SB[mid]; // sell level at its own price: filled
+      if (step(T[mid].limit)) lo = mid + 1;
+      else hi = mid;
+    }
+    const g = hi;
+    if (g === 0) return dynamic();
+    const k = g - 1;
+    Bi = SB[k + 1]; // SB_k − s_k: sell level k unfilled
+    if (step(T[k].limit)) return dynamic();
+    return fixed(false, SB[k], SB[k + 1], T[k].limit);
+  };
+
+  // §8.4 A1: bisection over buy levels, each at its own price and unfilled.
+  let lo = 0, hi = I;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    Bi = BS(mid);
+    Qi = QA[mid];
+    if (step(L[mid].limit)) lo = mid + 1;
+    else hi = mid;
+  }
+  const h = hi;
+
+  // §8.4 dispatch.
+  if (h === 0) {
+    Qi = 0n;
+    return sellSearch(0, I === 0 ? J : c[0]);
+  }
+  const i = h - 1;
+  Bi = BS(i);
+  Qi = QA[i + 1]; // buy level i filled
+  if (step(L[i].limit)) return sellSearch(c[i], h < I ? c[h] : J);
+  return fixed(true, QA[i], QA[i + 1], L[i].limit);
+}
+
+/** The whole match of one asset (§8.2–§8.7): clearing, pool trade and pro-rata settlement. */
+export function matchBook(pool: Reserves, book: Book): MatchResult {
+  return settle(pool, book, findClearing(pool, book));
+}
+
+/** The `Market.match` preview fields (§8.8). */
+export interface MarketMatch {
+  readonly filled: BaseQuote;
+  readonly toPool: Excess;
+}
+
+/**
+ * §8.8 preview (not consensus): §8.2–§8.5 on the given pool and book. The caller builds the book
+ * from the on-chain open orders plus every mempool limitSwap of the asset (full amount), giving
+ * mempool orders ids above all on-chain ids so that on-chain orders rank first at equal limits.
+ * No pool interaction is reported as `{isQuote: false, amount: 0}`.
+ */
+export function previewMatch(pool: Reserves, book: Book): MarketMatch {
+  const c = findClearing(pool, book);
+  return { filled: c.filled, toPool: c.toPool ?? { isQuote: false, amount: 0n } };
+}

@@ -1,0 +1,49 @@
+// Exact price arithmetic of the matching algorithm (exchange.md §8.2): ⌈a·p⌉, ⌈a/p⌉ and the
+// ratio comparison `cmp(N, D; p)` on val(m, e) = m·2^(e−79) (§4.1). Integers only, never doubles.
+import type { Price } from '../kernel/price.js';
+
+const U64_LIMIT = 1n << 64n;
+/** The exponent at which val(m, e) = m (§4.1). */
+const BIAS = 79;
+
+export type Ordering = -1 | 0 | 1;
+
+/** Number of significant bits; bitlen(0) = 0 (exchange.md conventions). */
+export function bitlen(n: bigint): number {
+  if (n === 0n) return 0;
+  const s = n.toString(16);
+  return (s.length - 1) * 4 + (32 - Math.clz32(parseInt(s[0], 16)));
+}
+
+/** ⌈a·val(p)⌉ for a ≥ 0, or null when the result is ≥ 2^64 (undefined in §8.2). */
+export function ceilMulPrice(a: bigint, p: Price): bigint | null {
+  const am = a * BigInt(p.mantissa);
+  const shift = p.exponent - BIAS;
+  const r = shift >= 0 ? am << BigInt(shift) : (am + (1n << BigInt(-shift)) - 1n) >> BigInt(-shift);
+  return r < U64_LIMIT ? r : null;
+}
+
+/** ⌈a / val(p)⌉ for a ≥ 0, or null when the result is ≥ 2^64 (undefined in §8.2). */
+export function ceilDivPrice(a: bigint, p: Price): bigint | null {
+  const m = BigInt(p.mantissa);
+  const shift = BIAS - p.exponent;
+  const [num, den] = shift >= 0 ? [a << BigInt(shift), m] : [a, m << BigInt(-shift)];
+  const r = (num + den - 1n) / den;
+  return r < U64_LIMIT ? r : null;
+}
+
+/**
+ * cmp(N, D; p) of §8.2, literally: key(N) = (bitlen(N), N/2^bitlen(N)) against
+ * key'(D) = (bitlen(D·m) + e − 79, D·m/2^bitlen(D·m)), lexicographically, the second components
+ * as exact fractions (0 for a zero argument). For N, D > 0 this orders N/D against val(p); for
+ * zero arguments the rule itself decides (§8.9), so 0/0 is not special.
+ */
+export function cmpRatio(n: bigint, d: bigint, p: Price): Ordering {
+  const pd = d * BigInt(p.mantissa);
+  const bn = bitlen(n), bp = bitlen(pd);
+  const kd = bp + p.exponent - BIAS;
+  if (bn !== kd) return bn < kd ? -1 : 1;
+  // n/2^bn against pd/2^bp, cross-multiplied
+  const l = n << BigInt(bp), r = pd << BigInt(bn);
+  return l < r ? -1 : l > r ? 1 : 0;
+}
