@@ -6,18 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initKernel } from '../ts/kernel/instance.js';
 import { Chain } from '../ts/chain/chain.js';
-import { buildTemplate } from '../ts/chain/template.js';
+import { buildTemplate, type TemplateTransfer } from '../ts/chain/template.js';
 import { REGTEST, powVersionAt } from '../ts/consensus/params.js';
 import { checkHeader, type HeaderChainView } from '../ts/consensus/header_check.js';
 import { blockHash, parseHeader } from '../ts/core/header.js';
 import { addressOfPrivateKey, signDigest } from '../ts/core/keys.js';
-import { relativePinFor } from '../ts/core/pin.js';
 import { txHash } from '../ts/core/transaction.js';
 import { fee16Decode } from '../ts/kernel/fee16.js';
 import { powCheck } from '../ts/kernel/pow.js';
 import { openDatabase } from '../ts/store/database.js';
 import { dbReader } from '../ts/state/ledger.js';
-import type { CoinTransferEntry } from '../ts/core/entry.js';
 
 const T0 = 1_700_000_000;
 const TRANSFERS_PER_BLOCK = 353;
@@ -76,11 +74,11 @@ async function benchBlocks(): Promise<void> {
   const blocks: { header: Uint8Array; body: Uint8Array; bytes: number }[] = [];
   let nonceId = 0;
   for (let h = 1; h <= 2 + BLOCKS; h++) {
-    const transfers: CoinTransferEntry[] = [];
+    const transfers: TemplateTransfer[] = [];
     if (h > 2) {
       for (let i = 0; i < TRANSFERS_PER_BLOCK; i++, nonceId++) {
         const hash = txHash({ pinHash: chain.hashAt(0), pinHeight: 0, nonceId, feeE8: fee16Decode(0) }, { type: 'coinTransfer', toAddress: receiver, amount: 1n });
-        transfers.push({ kind: 'coinTransfer', originId: 1n, pinNonce: { nonceId, relativePin: relativePinFor(h, 0)!, reserved: new Uint8Array(3) }, feeCode: 0, signature: signDigest(hash, sk), toId: 2n, amount: 1n });
+        transfers.push({ originId: 1n, toAddress: receiver, amount: 1n, pinHeight: 0, nonceId, feeCode: 0, signature: signDigest(hash, sk) });
       }
     }
     const t = await buildTemplate(chain, dbReader(src.db), h === 2 ? receiver : sender, T0 + 20 * h, transfers);

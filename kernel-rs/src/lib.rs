@@ -11,6 +11,7 @@ pub mod merkle;
 pub mod fee16;
 pub mod price;
 pub mod pool;
+pub mod secp256k1;
 
 /// Allocates `len` bytes of linear memory for the host to fill; pair with `wasm_free`.
 #[no_mangle]

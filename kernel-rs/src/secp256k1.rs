@@ -71,6 +71,7 @@ impl Fe {
         v
     }
 
+    #[cfg(test)]
     fn from_bytes(b: &[u8; 32]) -> Fe {
         Fe::from_u64x4(&u256_from_be(b))
     }
@@ -141,9 +142,13 @@ impl Fe {
 
     /// True iff the value is 0 mod p.
     fn is_zero(&self) -> bool {
-        // After `weak` the value is below 2²⁵⁶ + 2⁴⁴ < 2p, so it is 0 mod p iff it is 0 or p,
-        // and limbs 0..8 are canonical 26-bit digits.
-        let t = self.weak().0;
+        // After `weak` and one more carry pass the value is below 2²⁵⁶ + 2⁴⁴ < 2p with limbs 0..8
+        // canonical 26-bit digits, so it is 0 mod p iff its limbs are those of 0 or of p.
+        let mut t = self.weak().0;
+        for k in 0..9 {
+            t[k + 1] += t[k] >> 26;
+            t[k] &= M26 as u32;
+        }
         t == [0; 10] || t == P_LIMBS
     }
 
@@ -858,4 +863,472 @@ pub fn public_key(sk: &[u8; 32]) -> Option<[u8; 33]> {
         return None;
     }
     ecmult(&Affine::g(), &[0; 4], &k).to_affine().map(|q| q.compressed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    }
+
+    fn to_hex(b: &[u8]) -> String {
+        b.iter().map(|x| format!("{x:02x}")).collect()
+    }
+
+    fn b32(s: &str) -> [u8; 32] {
+        hex(s).try_into().unwrap()
+    }
+
+    fn u256(s: &str) -> U256 {
+        u256_from_be(&b32(s))
+    }
+
+    /// splitmix64: a deterministic stream for randomized checks.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn u256(&mut self) -> U256 {
+            [self.next(), self.next(), self.next(), self.next()]
+        }
+        /// Uniform-ish in [1, n−1].
+        fn scalar(&mut self) -> U256 {
+            loop {
+                let k = self.u256();
+                if !is_zero256(&k) && lt256(&k, &N) {
+                    return k;
+                }
+            }
+        }
+    }
+
+    fn jac_eq(a: &Jac, b: &Jac) -> bool {
+        match (a.to_affine(), b.to_affine()) {
+            (None, None) => true,
+            (Some(p), Some(q)) => p.x.to_u64x4() == q.x.to_u64x4() && p.y.to_u64x4() == q.y.to_u64x4(),
+            _ => false,
+        }
+    }
+
+    fn affine_xy(p: &Jac) -> (U256, U256) {
+        let a = p.to_affine().unwrap();
+        (a.x.to_u64x4(), a.y.to_u64x4())
+    }
+
+    fn add_n(x: &U256, y: &U256) -> U256 {
+        let (s, c) = add256(x, y);
+        if c || !lt256(&s, &N) { sub256(&s, &N).0 } else { s }
+    }
+
+    /// Slow reference: a·b mod n by double-and-add.
+    fn mul_slow(a: &U256, b: &U256) -> U256 {
+        let add = add_n;
+        let mut acc = [0u64; 4];
+        for i in (0..256).rev() {
+            acc = add(&acc, &acc);
+            if (b[i / 64] >> (i % 64)) & 1 == 1 {
+                acc = add(&acc, a);
+            }
+        }
+        acc
+    }
+
+    /// ECDSA signing (test only): k the nonce, d the key, z the digest scalar. Returns the
+    /// 65-byte low-s signature with its recovery id, or None for a degenerate nonce.
+    fn sign(z: &U256, d: &U256, k: &U256) -> Option<[u8; 65]> {
+        let (rx, ry) = affine_xy(&ecmult(&Affine::g(), &[0; 4], k));
+        let r = scalar::reduce(&rx);
+        if is_zero256(&r) {
+            return None;
+        }
+        let mut recid = (ry[0] & 1) as u8 | if lt256(&rx, &N) { 0 } else { 2 };
+        let k_inv = scalar::inv_mod(k, &N)?;
+        let mut s = scalar::mul(&k_inv, &add_n(z, &scalar::mul(&r, d)));
+        if is_zero256(&s) {
+            return None;
+        }
+        if lt256(&N_HALF, &s) {
+            s = scalar::neg(&s);
+            recid ^= 1;
+        }
+        let mut sig = [0u8; 65];
+        sig[..32].copy_from_slice(&u256_to_be(&r));
+        sig[32..64].copy_from_slice(&u256_to_be(&s));
+        sig[64] = recid;
+        Some(sig)
+    }
+
+    /// ECDSA verification (test only) against a compressed key: x(z·s⁻¹·G + r·s⁻¹·Q) ≡ r.
+    fn verify(z: &U256, sig: &[u8; 65], key: &[u8; 33]) -> bool {
+        let r = u256_from_be(sig[..32].try_into().unwrap());
+        let s = u256_from_be(sig[32..64].try_into().unwrap());
+        let x = Fe::from_bytes(key[1..].try_into().unwrap());
+        let mut y = x.sqr().mul(&x).add(&Fe::from_u64x4(&[7, 0, 0, 0])).sqrt().unwrap();
+        if y.is_odd() != (key[0] == 3) {
+            y = y.neg(1).weak();
+        }
+        let s_inv = scalar::inv_mod(&s, &N).unwrap();
+        let p = ecmult(&Affine { x, y }, &scalar::mul(&r, &s_inv), &scalar::mul(z, &s_inv));
+        match p.to_affine() {
+            Some(a) => scalar::reduce(&a.x.to_u64x4()) == r,
+            None => false,
+        }
+    }
+
+    #[test]
+    fn field_basics() {
+        let p = P;
+        let fe = |v: &U256| Fe::from_u64x4(v);
+        // p, p + 1, 2²⁵⁶ − 1 reduce to 0, 1, 2³² + 976
+        assert_eq!(fe(&p).to_u64x4(), [0; 4]);
+        assert!(fe(&p).is_zero());
+        assert_eq!(fe(&add256(&p, &[1, 0, 0, 0]).0).to_u64x4(), [1, 0, 0, 0]);
+        assert_eq!(fe(&[u64::MAX; 4]).to_u64x4(), [0x1_0000_03D0, 0, 0, 0]);
+        assert!(!fe(&[1, 0, 0, 0]).is_zero());
+        // −1 is not a square (p ≡ 3 mod 4); squares have roots
+        assert!(Fe::ONE.neg(1).sqrt().is_none());
+        assert!(Fe::ZERO.sqrt().is_some());
+        assert!(Fe::ZERO.inv().is_zero());
+        let mut rng = Rng(1);
+        for _ in 0..2000 {
+            let a = fe(&rng.u256());
+            let b = fe(&rng.u256());
+            // a·a⁻¹ = 1 (a ≠ 0 with overwhelming probability)
+            assert_eq!(a.mul(&a.inv()).to_u64x4(), [1, 0, 0, 0]);
+            // sqrt(a²) = ±a
+            let r = a.sqr().sqrt().unwrap();
+            assert!(r.add(&a.neg(1)).is_zero() || r.add(&a).is_zero());
+            // (a + b)² = a² + 2ab + b² with lazy magnitudes; sqr = mul by itself
+            let lhs = a.add(&b).sqr();
+            let rhs = a.sqr().add(&a.mul(&b).mul_small(2)).add(&b.sqr());
+            assert!(lhs.add(&rhs.neg(4)).is_zero());
+            assert_eq!(a.sqr().to_u64x4(), a.mul(&a).to_u64x4());
+            // compare with the scalar-style wide multiplication reduced mod p
+            let w: [u64; 8] = mul_wide(&a.to_u64x4(), &b.to_u64x4());
+            assert_eq!(a.mul(&b).to_u64x4(), reduce512_p(w));
+        }
+        // the largest magnitude-7 limbs still multiply correctly
+        let big = Fe([(1 << 29) - 1; 10]);
+        let w: [u64; 8] = mul_wide(&big.to_u64x4(), &big.to_u64x4());
+        assert_eq!(big.mul(&big).to_u64x4(), reduce512_p(w));
+        assert_eq!(big.sqr().to_u64x4(), reduce512_p(w));
+    }
+
+    /// x mod p for a 512-bit x (slow reference: bit-serial shift-and-subtract).
+    fn reduce512_p(w: [u64; 8]) -> U256 {
+        let mut acc = [0u64; 4];
+        for i in (0..512).rev() {
+            let (d, top) = add256(&acc, &acc);
+            acc = d;
+            if top || !lt256(&acc, &P) {
+                acc = sub256(&acc, &P).0;
+            }
+            if (w[i / 64] >> (i % 64)) & 1 == 1 {
+                let (s, c) = add256(&acc, &[1, 0, 0, 0]);
+                acc = if c || !lt256(&s, &P) { sub256(&s, &P).0 } else { s };
+            }
+        }
+        acc
+    }
+
+    #[test]
+    fn scalar_arithmetic() {
+        let mut rng = Rng(2);
+        let n_minus_1 = sub256(&N, &[1, 0, 0, 0]).0;
+        for i in 0..500 {
+            let a = if i == 0 { n_minus_1 } else { rng.scalar() };
+            let b = if i == 1 { n_minus_1 } else { rng.scalar() };
+            assert_eq!(scalar::mul(&a, &b), mul_slow(&a, &b));
+            let ai = scalar::inv_mod(&a, &N).unwrap();
+            assert_eq!(scalar::mul(&a, &ai), [1, 0, 0, 0]);
+            let pi = scalar::inv_mod(&a, &P).unwrap();
+            assert_eq!(Fe::from_u64x4(&a).mul(&Fe::from_u64x4(&pi)).to_u64x4(), [1, 0, 0, 0]);
+        }
+        assert_eq!(scalar::inv_mod(&[0; 4], &N), None);
+        assert_eq!(scalar::mul(&n_minus_1, &n_minus_1), [1, 0, 0, 0]);
+        // 2⁵¹² − 1 = m² + 2m for m = 2²⁵⁶ − 1
+        let m = scalar::reduce(&[u64::MAX; 4]);
+        assert_eq!(scalar::reduce512([u64::MAX; 8]), add_n(&add_n(&mul_slow(&m, &m), &m), &m));
+    }
+
+    #[test]
+    fn endomorphism() {
+        // λ³ ≡ 1 (mod n), β³ ≡ 1 (mod p), λ·G = (β·Gx, Gy)
+        let l = scalar::LAMBDA;
+        assert_eq!(scalar::mul(&scalar::mul(&l, &l), &l), [1, 0, 0, 0]);
+        let beta = Fe::from_u64x4(&BETA);
+        assert_eq!(beta.sqr().mul(&beta).to_u64x4(), [1, 0, 0, 0]);
+        let (x, y) = affine_xy(&ecmult(&Affine::g(), &[0; 4], &l));
+        assert_eq!(x, Fe::from_u64x4(&GX).mul(&beta).to_u64x4());
+        assert_eq!(y, GY);
+        // the split recombines and is short
+        let mut rng = Rng(3);
+        let half = N_HALF;
+        let specials = [[0u64; 4], [1, 0, 0, 0], sub256(&N, &[1, 0, 0, 0]).0, half, add256(&half, &[1, 0, 0, 0]).0, l, scalar::neg(&l)];
+        for i in 0..20000 {
+            let k = if i < specials.len() { specials[i] } else { rng.scalar() };
+            let ((k1, n1), (k2, n2)) = scalar::split_lambda(&k);
+            assert!(k1[2] == 0 && k1[3] == 0 && k2[2] == 0 && k2[3] == 0, "long split of {k:x?}");
+            let k1 = if n1 { scalar::neg(&k1) } else { k1 };
+            let k2 = if n2 { scalar::neg(&k2) } else { k2 };
+            assert_eq!(scalar::sub(&k, &k1), scalar::mul(&k2, &l));
+        }
+    }
+
+    #[test]
+    fn wnaf_digits() {
+        let mut rng = Rng(4);
+        for w in [W_R, W_G] {
+            for _ in 0..1000 {
+                let k = rng.u256();
+                let mut d = [0i16; 258];
+                let len = wnaf(&k, w, &mut d);
+                // Σ d_i·2^i = k, computed mod 2²⁵⁶ by Horner
+                let mut acc = [0u64; 4];
+                for i in (0..len).rev() {
+                    acc = add256(&acc, &acc).0;
+                    let v = d[i];
+                    assert!(v == 0 || (v % 2 != 0 && v.unsigned_abs() < 1 << (w - 1)));
+                    if v > 0 {
+                        acc = add256(&acc, &[v as u64, 0, 0, 0]).0;
+                    } else if v < 0 {
+                        acc = sub256(&acc, &[(-v) as u64, 0, 0, 0]).0;
+                    }
+                }
+                assert_eq!(acc, k);
+                let nz: Vec<usize> = (0..len).filter(|&i| d[i] != 0).collect();
+                assert!(nz.windows(2).all(|p| p[1] - p[0] >= w as usize));
+            }
+        }
+    }
+
+    #[test]
+    fn known_public_keys() {
+        let cases = [
+            ("0000000000000000000000000000000000000000000000000000000000000001", "0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"),
+            // vectors/wallets.json (recorded from the reference node)
+            ("0000000000000000000000000000000000000000000000000000000000000003", "02f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9"),
+            ("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364140", "0379be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"),
+            ("1111111111111111111111111111111111111111111111111111111111111111", "034f355bdcb7cc0af728ef3cceb9615d90684bb5b2ca5f859ab0f0b704075871aa"),
+            ("313b34455d889d49a63e8ff0aeab5d2a92590012499c2286246e8d29c1a5f468", "03537f6b49aa45a84fbf4b899e4b1cf5be56b8ff7ba97f663af7ed7b9189cd9316"),
+        ];
+        for (sk, pk) in cases {
+            assert_eq!(to_hex(&public_key(&b32(sk)).unwrap()), pk, "key {sk}");
+        }
+        assert_eq!(public_key(&[0; 32]), None);
+        assert_eq!(public_key(&u256_to_be(&N)), None);
+    }
+
+    #[test]
+    fn wallets_json() {
+        // every valid case of vectors/wallets.json, when the shared vectors are present
+        let Ok(text) = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/vectors/wallets.json")) else {
+            eprintln!("wallets.json not found; skipped");
+            return;
+        };
+        let field = |obj: &str, name: &str| -> Option<String> {
+            let i = obj.find(&format!("\"{name}\""))?;
+            let rest = &obj[i + name.len() + 2..];
+            let start = rest.find('"')? + 1;
+            let end = start + rest[start..].find('"')?;
+            Some(rest[start..end].to_string())
+        };
+        let mut checked = 0;
+        for obj in text.split('{').skip(2) {
+            let (Some(sk), Some(pk)) = (field(obj, "privKey"), field(obj, "pubKey")) else { continue };
+            let sk = b32(&sk.to_lowercase());
+            assert_eq!(to_hex(&public_key(&sk).unwrap()), pk.to_lowercase());
+            checked += 1;
+        }
+        assert!(checked >= 10, "only {checked} wallet cases");
+    }
+
+    #[test]
+    fn g_and_r_paths_agree() {
+        // u·G through the fixed tables equals u·G through the endomorphism path, and
+        // a·G + b·G = (a + b)·G
+        let mut rng = Rng(5);
+        let g = Affine::g();
+        for _ in 0..300 {
+            let a = rng.scalar();
+            let b = rng.scalar();
+            let via_g = ecmult(&g, &[0; 4], &a);
+            let via_r = ecmult(&g, &a, &[0; 4]);
+            assert!(jac_eq(&via_g, &via_r));
+            let sum = ecmult(&g, &b, &a);
+            let (s, c) = add256(&a, &b);
+            let ab = if c || !lt256(&s, &N) { sub256(&s, &N).0 } else { s };
+            assert!(jac_eq(&sum, &ecmult(&g, &[0; 4], &ab)));
+        }
+        // a·G + (n − a)·G = ∞ (the doubling/cancellation paths of the additions)
+        let a = rng.scalar();
+        assert!(ecmult(&g, &scalar::neg(&a), &a).inf || ecmult(&g, &scalar::neg(&a), &a).to_affine().is_none());
+        let one = [1u64, 0, 0, 0];
+        assert!(jac_eq(&ecmult(&g, &one, &one), &ecmult(&g, &[0; 4], &[2, 0, 0, 0])));
+    }
+
+    /// Signing keys of vectors/coin-transfers.json (its "note").
+    const TRANSFER_KEYS: [&str; 3] = [
+        "cb6b03db23870c557e3a07858afd691d479ab0d61673fdffbbfc807f7238c5ff",
+        "94f333e6271549ea647898fdc256a45ab333e9dfcdebfd6d59fd8152a5d1e3df",
+        "1be39088158a86c0754243248d55948ed5479ff04b53e185a4802e6eec794d7c",
+    ];
+    /// (txHash, signature65) of vectors/coin-transfers.json: transfers the reference accepted.
+    const TRANSFERS: [(&str, &str); 8] = [
+        ("dd156b4a9dd0a81e1b241ffa17acd7ab9bf41ffd52bd5419cb8dbd6944cd1303", "d706a1500acb4f40a1b482cbb959e5c4d05da8fef10ba2b4847e39db49a7459d7d8391b65b0216362fc0f3245fa1b26f02d6ec0d835ed2e5313a489e40f3197601"),
+        ("541d2c35debab849f5b9b4928d68b4fe3796a0902904b5904c8ff6c54b3aadd1", "94c11659af2e3b4db766c25bbcfa40484e9c3623df612641916b94f90117a8e97b2a7eb5adde3e71b1e88fe40a558cde3a565ca86528d73e9871276c6e78302b00"),
+        ("d9098f3ccd0cafdd07771efb794315367ace10c8054dba000c6307a7db296324", "69cbf7d2dcc94eabc20a00cab7106b9d5f3b7c86cd56b4cab1b1b7d4a78c6370620c36eb14c68bec0a1d7f9f977a0789f918df1fa932a0d0965f6a4cbf37815a00"),
+        ("39b50b824e5364cab261f4d3b71c2dd2264eabe1466d3bad667f2840823effa8", "7d85e076b0d426d46856c8a698f35aa587c653df33bc1690576f7588d79d087426ca472481b09c690a64ca57e363375f175758e2a2b014faf9586abe1dca12a800"),
+        ("77c67f0c59da4737023cc63ea7044bff52d1effd4b6ce2e506d9948dad6d00f3", "c05b2125ed051566143e88716e9b2a26754f20bf6df408683241ce28a792e3cc051cef1e4f0e8bcbc295a4aa746665c3d7f76d7fcbfe6b45b3959a7e8e9962be01"),
+        ("750bf8900fb6bce289bed6f21adb2e9de4988e887f6b53ab17a0e4cbcbb073e7", "440677bb54cd08c16b72b83a1d258767132f73415e929b6acf839ef3c24f707505597d00984d55fac91996b2d99cbbaba3b7957021a0a329822a540c4a11b42a01"),
+        ("6cba337873931e0fab75e798bab10d16a84a9fbc71121cabd2d17c928b96e422", "61998d38619c5fa04fc39dc9b0793a6940cd3ca6f015ffc1fac1cb20e23b6c7a101dcd8dacbbc0be2bb2879cd6ea5ae728518925657f5a3411d83f83c9bafb4e01"),
+        ("09fa8461f0e0d2b6b365eb43a3a45794db7a772548ad9e02c71a10557b44374a", "ad5077598c2adc4e424d4da71287de6f9e0439bf1ed895d55e1483e82acd179276f8f1606b14192b5170e9add3d076816ce0bd8ddcb344e8110c0ef5492aecea01"),
+    ];
+
+    #[test]
+    fn coin_transfer_vectors() {
+        let keys: Vec<[u8; 33]> = TRANSFER_KEYS.iter().map(|k| public_key(&b32(k)).unwrap()).collect();
+        for (hash, sig) in TRANSFERS {
+            let digest = b32(hash);
+            let sig: [u8; 65] = hex(sig).try_into().unwrap();
+            let key = recover(&digest, &sig).unwrap();
+            assert!(keys.contains(&key), "{hash} recovered to an unknown key {}", to_hex(&key));
+            assert!(verify(&u256_from_be(&digest), &sig, &key));
+            // the other parity gives a different key, which does not verify... as the same
+            // signer; flipping a bit of the digest changes the key
+            let mut other = sig;
+            other[64] ^= 1;
+            assert_ne!(recover(&digest, &other).ok(), Some(key));
+            let mut d2 = digest;
+            d2[31] ^= 1;
+            assert_ne!(recover(&d2, &sig).ok(), Some(key));
+            // through the C ABI
+            let mut out = [0u8; 33];
+            assert_eq!(unsafe { secp256k1_recover(digest.as_ptr(), sig.as_ptr(), out.as_mut_ptr()) }, 0);
+            assert_eq!(out, key);
+        }
+    }
+
+    #[test]
+    fn random_signatures_recover() {
+        let mut rng = Rng(6);
+        for i in 0..400 {
+            let d = rng.scalar();
+            let k = rng.scalar();
+            // digests ≥ n are reduced mod n like any other
+            let z = if i % 50 == 0 { [u64::MAX; 4] } else { rng.u256() };
+            let sig = sign(&scalar::reduce(&z), &d, &k).unwrap();
+            let key = recover(&u256_to_be(&z), &sig).unwrap();
+            assert_eq!(key, public_key(&u256_to_be(&d)).unwrap());
+        }
+    }
+
+    fn sig_of(r: &U256, s: &U256, recid: u8) -> [u8; 65] {
+        let mut sig = [0u8; 65];
+        sig[..32].copy_from_slice(&u256_to_be(r));
+        sig[32..64].copy_from_slice(&u256_to_be(s));
+        sig[64] = recid;
+        sig
+    }
+
+    #[test]
+    fn range_and_encoding_rules() {
+        let digest = b32(TRANSFERS[0].0);
+        let good: [u8; 65] = hex(TRANSFERS[0].1).try_into().unwrap();
+        let r = u256_from_be(good[..32].try_into().unwrap());
+        let s = u256_from_be(good[32..64].try_into().unwrap());
+        let rec = good[64];
+        use RecoverError::*;
+        for bad in [4u8, 27, 28, 255] {
+            assert_eq!(recover(&digest, &sig_of(&r, &s, bad)), Err(BadRecid));
+        }
+        let n = N;
+        let n_1 = sub256(&N, &[1, 0, 0, 0]).0;
+        for (rr, ss) in [([0; 4], s), (r, [0; 4]), (n, s), (r, n), ([u64::MAX; 4], s), (r, [u64::MAX; 4])] {
+            assert_eq!(recover(&digest, &sig_of(&rr, &ss, rec)), Err(OutOfRange));
+        }
+        // s = n/2 is low, n/2 + 1 and n − 1 are high; the high twin of a good signature fails
+        assert_ne!(recover(&digest, &sig_of(&r, &N_HALF, rec)), Err(HighS));
+        assert_eq!(recover(&digest, &sig_of(&r, &add256(&N_HALF, &[1, 0, 0, 0]).0, rec)), Err(HighS));
+        assert_eq!(recover(&digest, &sig_of(&r, &n_1, rec)), Err(HighS));
+        assert_eq!(recover(&digest, &sig_of(&r, &scalar::neg(&s), rec ^ 1)), Err(HighS));
+        // r = n − 1 is in range (its R may or may not exist)
+        assert_ne!(recover(&digest, &sig_of(&n_1, &s, 0)), Err(OutOfRange));
+        // an x that is not on the curve: search small r with x³ + 7 a non-square
+        let off = (1u64..).find(|&x| Fe::from_u64x4(&[x * x * x + 7, 0, 0, 0]).sqrt().is_none()).unwrap();
+        for recid in 0..2 {
+            assert_eq!(recover(&digest, &sig_of(&[off, 0, 0, 0], &s, recid)), Err(NoPoint));
+        }
+    }
+
+    #[test]
+    fn recid_2_and_3() {
+        // r + n < p only for r < p − n (about 2¹²⁸); such an x = r + n on the curve gives keys
+        // whose signatures verify with x(R) mod n = r.
+        let p_minus_n = sub256(&P, &N).0;
+        let mut rng = Rng(7);
+        let mut found = 0;
+        let mut r = [1u64, 0, 0, 0];
+        while found < 8 {
+            let x = add256(&r, &N).0;
+            let fx = Fe::from_u64x4(&x);
+            if fx.sqr().mul(&fx).add(&Fe::from_u64x4(&[7, 0, 0, 0])).sqrt().is_some() {
+                let z = rng.u256();
+                let s = scalar::reduce(&[rng.next(), rng.next(), rng.next(), rng.next() >> 1]);
+                let k2 = recover(&u256_to_be(&z), &sig_of(&r, &s, 2)).unwrap();
+                let k3 = recover(&u256_to_be(&z), &sig_of(&r, &s, 3)).unwrap();
+                let k0 = recover(&u256_to_be(&z), &sig_of(&r, &s, 0)).ok();
+                assert_ne!(k2, k3);
+                assert_ne!(Some(k2), k0);
+                for (key, recid) in [(k2, 2), (k3, 3)] {
+                    assert!(verify(&scalar::reduce(&z), &sig_of(&r, &s, recid), &key));
+                }
+                found += 1;
+            }
+            r = add256(&r, &[rng.next() >> 1, rng.next() & 1, 0, 0]).0;
+        }
+        // x = r + n ≥ p: no point, whatever the curve says about x − p
+        let s = [5u64, 0, 0, 0];
+        for r in [p_minus_n, add256(&p_minus_n, &[1, 0, 0, 0]).0, sub256(&N, &[1, 0, 0, 0]).0, [0, 0, 2, 0]] {
+            for recid in [2u8, 3] {
+                assert_eq!(recover(&[7; 32], &sig_of(&r, &s, recid)), Err(RecoverError::NoPoint));
+            }
+        }
+    }
+
+    #[test]
+    fn infinity() {
+        // R = k·G, s·k ≡ z: then s·R = z·G and Q = r⁻¹(s·R − z·G) is the point at infinity
+        let mut rng = Rng(8);
+        for _ in 0..20 {
+            let k = rng.scalar();
+            let (rx, ry) = affine_xy(&ecmult(&Affine::g(), &[0; 4], &k));
+            assert!(lt256(&rx, &N));
+            let s = scalar::reduce(&[rng.next(), rng.next(), rng.next(), rng.next() >> 2]);
+            let z = scalar::mul(&s, &k);
+            let sig = sig_of(&rx, &s, (ry[0] & 1) as u8);
+            assert_eq!(recover(&u256_to_be(&z), &sig), Err(RecoverError::Infinity));
+            let mut out = [9u8; 33];
+            assert_eq!(unsafe { secp256k1_recover(u256_to_be(&z).as_ptr(), sig.as_ptr(), out.as_mut_ptr()) }, 5);
+            assert_eq!(out, [9u8; 33]);
+        }
+    }
+
+    #[test]
+    fn digest_is_not_hashed() {
+        // z = 0: Q = r⁻¹·s·R
+        let k = u256("00000000000000000000000000000000000000000000000000000000000000aa");
+        let (rx, ry) = affine_xy(&ecmult(&Affine::g(), &[0; 4], &k));
+        let s = [3u64, 0, 0, 0];
+        let key = recover(&[0; 32], &sig_of(&rx, &s, (ry[0] & 1) as u8)).unwrap();
+        let want = scalar::mul(&scalar::mul(&scalar::inv_mod(&rx, &N).unwrap(), &s), &k);
+        assert_eq!(key, public_key(&u256_to_be(&want)).unwrap());
+    }
 }

@@ -52,9 +52,9 @@ async function mineNext(db: Db, chain: Chain, nonceId: number): Promise<Block> {
     // A transfer to an account that does not exist yet is made in a later block, once it exists.
     if (toId !== undefined) {
       const pinHeight = Math.max(0, 32 * Math.floor((h - 1) / 32) - 64);
-      transfers.push(miner.coinTransferEntry({
-        height: h, pinHeight, pinHash: chain.hashAt(pinHeight), nonceId, feeCode: 0x2800,
-        originId: minerId, toId, toAddress: to.address, amount: 12_345n + BigInt(h),
+      transfers.push(miner.transfer({
+        pinHeight, pinHash: chain.hashAt(pinHeight), nonceId, feeCode: 0x2800,
+        originId: minerId, toAddress: to.address, amount: 12_345n + BigInt(h),
       }));
     }
   }
@@ -117,10 +117,9 @@ describe('refused blocks change nothing', () => {
     await chain.append(t1.header, t1.body, { now: T0, skipPow: true });
     const before = await digest(db);
     // A transfer of more than the miner has: fails at the balance check, after accounts and history were staged.
-    const h = 2;
-    const bad = miner.coinTransferEntry({
-      height: h, pinHeight: 0, pinHash: chain.hashAt(0), nonceId: 1, feeCode: 0x2800,
-      originId: 1n, toId: 2n, toAddress: recipients[0].address, amount: 10n ** 12n,
+    const bad = miner.transfer({
+      pinHeight: 0, pinHash: chain.hashAt(0), nonceId: 1, feeCode: 0x2800,
+      originId: 1n, toAddress: recipients[0].address, amount: 10n ** 12n,
     });
     const t2 = await buildTemplate(chain, dbReader(db), recipients[0].address, T0 + 1, [bad]);
     await expect(chain.append(t2.header, t2.body, { now: T0 + 1, skipPow: true })).rejects.toSatisfy((e) => e instanceof NodeError && e.code === 22);

@@ -1,12 +1,36 @@
-// A test wallet: a key, its address, and signed coin transfers both as body entries (for blocks
-// built by hand) and as the POST /transaction/add fields.
-import { addressOfPrivateKey } from '../../ts/core/keys.js';
+// A test wallet: a key, its address, and signed coin transfers, both in the mempool's form (for
+// block templates) and as body entries (for blocks built by hand).
+import { addressOfPrivateKey, signDigest } from '../../ts/core/keys.js';
 import { formatAddress } from '../../ts/core/address.js';
-import { signDigest } from '../../ts/core/keys.js';
 import { fee16Decode } from '../../ts/kernel/fee16.js';
 import { relativePinFor } from '../../ts/core/pin.js';
 import { txHash } from '../../ts/core/transaction.js';
 import type { CoinTransferEntry } from '../../ts/core/entry.js';
+import type { TemplateTransfer } from '../../ts/chain/template.js';
+
+export interface TransferFields {
+  pinHeight: number; pinHash: Uint8Array; nonceId: number; feeCode: number;
+  originId: bigint; toAddress: Uint8Array; amount: bigint;
+}
+
+/** Signs a coin transfer (consensus.md §7.2) with `sk`. */
+export function signCoinTransfer(sk: Uint8Array, o: TransferFields): TemplateTransfer {
+  const hash = txHash(
+    { pinHash: o.pinHash, pinHeight: o.pinHeight, nonceId: o.nonceId, feeE8: fee16Decode(o.feeCode) },
+    { type: 'coinTransfer', toAddress: o.toAddress, amount: o.amount },
+  );
+  return { originId: o.originId, toAddress: o.toAddress, amount: o.amount, pinHeight: o.pinHeight, nonceId: o.nonceId, feeCode: o.feeCode, signature: signDigest(hash, sk) };
+}
+
+/** The body entry of a signed transfer in block `height`, to account `toId`. */
+export function asBlockEntry(t: TemplateTransfer, height: number, toId: bigint): CoinTransferEntry {
+  const k = relativePinFor(height, t.pinHeight);
+  if (k === null) throw new Error(`pin ${t.pinHeight} not usable at height ${height}`);
+  return {
+    kind: 'coinTransfer', originId: t.originId, pinNonce: { nonceId: t.nonceId, relativePin: k, reserved: new Uint8Array(3) },
+    feeCode: t.feeCode, signature: t.signature, toId, amount: t.amount,
+  };
+}
 
 export class TestWallet {
   readonly address: Uint8Array;
@@ -21,20 +45,11 @@ export class TestWallet {
 
   get addressText(): string { return formatAddress(this.address); }
 
-  /** A coin transfer as a body entry of block `height`, pinned to `pinHeight` whose hash is `pinHash`. */
-  coinTransferEntry(o: {
-    height: number; pinHeight: number; pinHash: Uint8Array; nonceId: number; feeCode: number;
-    originId: bigint; toId: bigint; toAddress: Uint8Array; amount: bigint;
-  }): CoinTransferEntry {
-    const k = relativePinFor(o.height, o.pinHeight);
-    if (k === null) throw new Error(`pin ${o.pinHeight} not usable at height ${o.height}`);
-    const hash = txHash(
-      { pinHash: o.pinHash, pinHeight: o.pinHeight, nonceId: o.nonceId, feeE8: fee16Decode(o.feeCode) },
-      { type: 'coinTransfer', toAddress: o.toAddress, amount: o.amount },
-    );
-    return {
-      kind: 'coinTransfer', originId: o.originId, pinNonce: { nonceId: o.nonceId, relativePin: k, reserved: new Uint8Array(3) },
-      feeCode: o.feeCode, signature: signDigest(hash, this.sk), toId: o.toId, amount: o.amount,
-    };
+  transfer(o: TransferFields): TemplateTransfer {
+    return signCoinTransfer(this.sk, o);
+  }
+
+  coinTransferEntry(o: TransferFields & { height: number; toId: bigint }): CoinTransferEntry {
+    return asBlockEntry(this.transfer(o), o.height, o.toId);
   }
 }

@@ -5,16 +5,15 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chain, type StoredBlock } from '../../ts/chain/chain.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate, type TemplateTransfer } from '../../ts/chain/template.js';
 import { REGTEST, type NetworkParams } from '../../ts/consensus/params.js';
-import { entrySigningCommon, type CoinTransferEntry } from '../../ts/core/entry.js';
-import { addressOfPrivateKey, signDigest } from '../../ts/core/keys.js';
-import { pinFloor, relativePinFor } from '../../ts/core/pin.js';
-import { txHash } from '../../ts/core/transaction.js';
+import { addressOfPrivateKey } from '../../ts/core/keys.js';
+import { pinFloor } from '../../ts/core/pin.js';
 import { fee16Encode } from '../../ts/kernel/fee16.js';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { accountIdOf, dbReader } from '../../ts/state/ledger.js';
 import { openDatabase, type Db } from '../../ts/store/database.js';
+import { signCoinTransfer } from '../helpers/wallet.js';
 
 await initKernel(); // wallets derive addresses at import time of the tests
 
@@ -44,20 +43,15 @@ export class ChainBuilder {
   get length(): number { return this.chain.length; }
 
   /** A coin transfer for the next block, pinned to the newest pin height and signed by `t.from`. */
-  async signTransfer(t: Transfer): Promise<CoinTransferEntry> {
+  async signTransfer(t: Transfer): Promise<TemplateTransfer> {
     const s = dbReader(this.db);
-    const h = this.chain.length + 1;
-    const pinHeight = pinFloor(h);
+    const pinHeight = pinFloor(this.chain.length + 1);
     const originId = await accountIdOf(s, t.from.address);
-    const toId = await accountIdOf(s, t.to);
-    if (originId === undefined || toId === undefined) throw new Error('transfers need existing accounts');
-    const e: CoinTransferEntry = {
-      kind: 'coinTransfer', originId, toId, amount: t.amount, feeCode: fee16Encode(t.feeE8, 'closest'),
-      pinNonce: { nonceId: t.nonceId, relativePin: relativePinFor(h, pinHeight)!, reserved: new Uint8Array(3) },
-      signature: new Uint8Array(65),
-    };
-    const digest = txHash(entrySigningCommon(e, h, this.chain.hashAt(pinHeight)), { type: 'coinTransfer', toAddress: t.to, amount: t.amount });
-    return { ...e, signature: signDigest(digest, t.from.sk) };
+    if (originId === undefined || (await accountIdOf(s, t.to)) === undefined) throw new Error('transfers need existing accounts');
+    return signCoinTransfer(t.from.sk, {
+      pinHeight, pinHash: this.chain.hashAt(pinHeight), nonceId: t.nonceId, feeCode: fee16Encode(t.feeE8, 'closest'),
+      originId, toAddress: t.to, amount: t.amount,
+    });
   }
 
   /** Appends the template block paying `miner`, with `transfers`, at `timestamp` (default: the spacing rule). */

@@ -35,13 +35,43 @@ export interface Clearing {
   readonly price: Price | null;
 }
 
+/** One step evaluation, reported to `onStep` in evaluation order (for tests and tracing). */
+export interface StepTrace {
+  readonly base: bigint;
+  readonly quote: bigint;
+  readonly price: Price;
+  readonly excess: Excess;
+  readonly verdict: boolean;
+}
+
 const sign = (x: bigint): -1 | 0 | 1 => (x < 0n ? -1 : x > 0n ? 1 : 0);
+
+/** §8.3 excess(p) on (Bi, Qi): the matched part rounded up, so the excess is rounded down. */
+export function excessAt(bi: bigint, qi: bigint, p: Price): Excess {
+  const need = ceilMulPrice(bi, p);
+  if (need !== null && need <= qi) return { isQuote: true, amount: qi - need };
+  const d = ceilDivPrice(qi, p); // defined and ≤ Bi whenever Bi·p > Qi
+  if (d === null || d > bi) return fail('EBUG', 'excess: ⌈Qi/p⌉ out of range');
+  return { isQuote: false, amount: bi - d };
+}
+
+/**
+ * §8.3 verdict of a step with excess `x` at `p`: QUOTE: the pool after absorbing `x.amount`
+ * quote is not above p; BASE: the pool after absorbing `x.amount` base is strictly below p.
+ */
+export function stepVerdict(pool: Reserves, x: Excess, p: Price): boolean {
+  const rbrq = pool.base * pool.quote;
+  return x.isQuote
+    ? cmpRatio((pool.quote + x.amount) ** 2n, rbrq, p) !== 1
+    : cmpRatio(rbrq, (pool.base + x.amount) ** 2n, p) === -1;
+}
 
 /**
  * §8.2–§8.5: the clearing of the book against the pool. Pure integer arithmetic; never aborts
  * (P2: the quote-direction assertion of the reference is not reproduced; the formulas continue).
+ * `onStep` sees every step evaluation in order.
  */
-export function findClearing(pool: Reserves, book: Book): Clearing {
+export function findClearing(pool: Reserves, book: Book, onStep?: (s: StepTrace) => void): Clearing {
   const rb = pool.base, rq = pool.quote;
   if (rb < 0n || rq < 0n || rb >= U64_LIMIT || rq >= U64_LIMIT) fail('EBUG', 'pool reserves must be u64');
   const T = book.sellLevels, L = book.buyLevels;
@@ -69,23 +99,13 @@ export function findClearing(pool: Reserves, book: Book): Clearing {
   let TR: Excess = { isQuote: true, amount: 0n };
   let FR: Excess = TR;
 
-  /** §8.3 excess(p) on (Bi, Qi): the matched part rounded up, the excess down. */
-  const excess = (p: Price): Excess => {
-    const need = ceilMulPrice(Bi, p);
-    if (need !== null && need <= Qi) return { isQuote: true, amount: Qi - need };
-    const d = ceilDivPrice(Qi, p);
-    if (d === null || d > Bi) return fail('EBUG', 'excess: ⌈Qi/p⌉ out of range');
-    return { isQuote: false, amount: Bi - d };
-  };
-
-  /** §8.3 step(p): is the pool, after absorbing the excess, not above p (QUOTE) / below p (BASE)? */
+  /** §8.3 step(p) on the working state; the verdict also lands in TR or FR. */
   const step = (p: Price): boolean => {
-    const x = excess(p);
-    const verdict = x.isQuote
-      ? cmpRatio((rq + x.amount) ** 2n, rbrq, p) !== 1
-      : cmpRatio(rbrq, (rb + x.amount) ** 2n, p) === -1;
+    const x = excessAt(Bi, Qi, p);
+    const verdict = stepVerdict(pool, x, p);
     if (verdict) TR = x;
     else FR = x;
+    onStep?.({ base: Bi, quote: Qi, price: p, excess: x, verdict });
     return verdict;
   };
 
