@@ -4,6 +4,7 @@ import { parseArgs } from './config.js';
 import { formatUnits, COIN_DECIMALS } from './core/amount.js';
 import { initKernel } from './kernel/instance.js';
 import { MinFeePolicy } from './mempool/fee_policy.js';
+import { MempoolService } from './mempool/service.js';
 import { createApp, listen } from './api/server.js';
 import { ROUTES } from './api/routes/index.js';
 import type { NodeServices } from './api/services.js';
@@ -44,7 +45,7 @@ async function main(): Promise<number> {
   const node: NodeServices = {
     config,
     startedAt: Math.floor(Date.now() / 1000),
-    minFee,
+    mempool: new MempoolService(chain, db, minFee),
     store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize: () => databaseSize(dbPath) },
     db,
     chain,

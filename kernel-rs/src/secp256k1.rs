@@ -228,31 +228,58 @@ impl Fe {
             self.check_mul_input();
             b.check_mul_input();
         }
-        let a = self.0.map(|x| x as u64);
-        let b = b.0.map(|x| x as u64);
-        let mut c = [0u64; 19];
-        for i in 0..10 {
-            for j in 0..10 {
-                c[i + j] += a[i] * b[j];
-            }
-        }
-        Fe::reduce(c)
+        let [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9] = self.0.map(|x| x as u64);
+        let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9] = b.0.map(|x| x as u64);
+        Fe::reduce([
+            a0 * b0,
+            a0 * b1 + a1 * b0,
+            a0 * b2 + a1 * b1 + a2 * b0,
+            a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0,
+            a0 * b4 + a1 * b3 + a2 * b2 + a3 * b1 + a4 * b0,
+            a0 * b5 + a1 * b4 + a2 * b3 + a3 * b2 + a4 * b1 + a5 * b0,
+            a0 * b6 + a1 * b5 + a2 * b4 + a3 * b3 + a4 * b2 + a5 * b1 + a6 * b0,
+            a0 * b7 + a1 * b6 + a2 * b5 + a3 * b4 + a4 * b3 + a5 * b2 + a6 * b1 + a7 * b0,
+            a0 * b8 + a1 * b7 + a2 * b6 + a3 * b5 + a4 * b4 + a5 * b3 + a6 * b2 + a7 * b1 + a8 * b0,
+            a0 * b9 + a1 * b8 + a2 * b7 + a3 * b6 + a4 * b5 + a5 * b4 + a6 * b3 + a7 * b2 + a8 * b1 + a9 * b0,
+            a1 * b9 + a2 * b8 + a3 * b7 + a4 * b6 + a5 * b5 + a6 * b4 + a7 * b3 + a8 * b2 + a9 * b1,
+            a2 * b9 + a3 * b8 + a4 * b7 + a5 * b6 + a6 * b5 + a7 * b4 + a8 * b3 + a9 * b2,
+            a3 * b9 + a4 * b8 + a5 * b7 + a6 * b6 + a7 * b5 + a8 * b4 + a9 * b3,
+            a4 * b9 + a5 * b8 + a6 * b7 + a7 * b6 + a8 * b5 + a9 * b4,
+            a5 * b9 + a6 * b8 + a7 * b7 + a8 * b6 + a9 * b5,
+            a6 * b9 + a7 * b8 + a8 * b7 + a9 * b6,
+            a7 * b9 + a8 * b8 + a9 * b7,
+            a8 * b9 + a9 * b8,
+            a9 * b9,
+        ])
     }
 
     /// a²; input of magnitude ≤ 7, result of magnitude 1.
     fn sqr(&self) -> Fe {
         #[cfg(test)]
         self.check_mul_input();
-        let a = self.0.map(|x| x as u64);
-        let d = self.0.map(|x| 2 * x as u64);
-        let mut c = [0u64; 19];
-        for i in 0..10 {
-            c[2 * i] += a[i] * a[i];
-            for j in i + 1..10 {
-                c[i + j] += a[i] * d[j];
-            }
-        }
-        Fe::reduce(c)
+        let [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9] = self.0.map(|x| x as u64);
+        let [_, d1, d2, d3, d4, d5, d6, d7, d8, d9] = self.0.map(|x| 2 * x as u64);
+        Fe::reduce([
+            a0 * a0,
+            a0 * d1,
+            a0 * d2 + a1 * a1,
+            a0 * d3 + a1 * d2,
+            a0 * d4 + a1 * d3 + a2 * a2,
+            a0 * d5 + a1 * d4 + a2 * d3,
+            a0 * d6 + a1 * d5 + a2 * d4 + a3 * a3,
+            a0 * d7 + a1 * d6 + a2 * d5 + a3 * d4,
+            a0 * d8 + a1 * d7 + a2 * d6 + a3 * d5 + a4 * a4,
+            a0 * d9 + a1 * d8 + a2 * d7 + a3 * d6 + a4 * d5,
+            a1 * d9 + a2 * d8 + a3 * d7 + a4 * d6 + a5 * a5,
+            a2 * d9 + a3 * d8 + a4 * d7 + a5 * d6,
+            a3 * d9 + a4 * d8 + a5 * d7 + a6 * a6,
+            a4 * d9 + a5 * d8 + a6 * d7,
+            a5 * d9 + a6 * d8 + a7 * a7,
+            a6 * d9 + a7 * d8,
+            a7 * d9 + a8 * a8,
+            a8 * d9,
+            a9 * a9,
+        ])
     }
 
     fn sqr_n(&self, n: usize) -> Fe {
@@ -1330,5 +1357,32 @@ mod tests {
         let key = recover(&[0; 32], &sig_of(&rx, &s, (ry[0] & 1) as u8)).unwrap();
         let want = scalar::mul(&scalar::mul(&scalar::inv_mod(&rx, &N).unwrap(), &s), &k);
         assert_eq!(key, public_key(&u256_to_be(&want)).unwrap());
+    }
+}
+#[cfg(test)]
+mod timing {
+    use super::*;
+    use std::time::Instant;
+    use std::hint::black_box;
+    #[test]
+    #[ignore]
+    fn timing() {
+        let a = Fe::from_u64x4(&[1, 2, 3, 4]);
+        let b = Fe::from_u64x4(&[5, 6, 7, 8]);
+        let n = 1_000_000;
+        let t = Instant::now(); let mut x = a; for _ in 0..n { x = black_box(x.mul(&b)); } println!("mul {:?}", t.elapsed() / n);
+        let t = Instant::now(); let mut x = a; for _ in 0..n { x = black_box(x.sqr()); } println!("sqr {:?}", t.elapsed() / n);
+        let n = 10_000;
+        let t = Instant::now(); for _ in 0..n { black_box(black_box(a).inv()); } println!("inv fermat {:?}", t.elapsed() / n);
+        let t = Instant::now(); for _ in 0..n { black_box(scalar::inv_mod(&black_box([1u64, 2, 3, 4]), &P)); } println!("inv binary {:?}", t.elapsed() / n);
+        let t = Instant::now(); for _ in 0..n { black_box(black_box(a).sqrt()); } println!("sqrt {:?}", t.elapsed() / n);
+        let t = Instant::now(); for _ in 0..n { black_box(scalar::mul(&black_box([1u64, 2, 3, 4]), &[5,6,7,8])); } println!("scalar mul {:?}", t.elapsed() / n);
+        let t = Instant::now(); for _ in 0..n { black_box(scalar::split_lambda(&black_box([1u64, 2, 3, 4]))); } println!("split {:?}", t.elapsed() / n);
+        let g = Affine::g(); let j = g.to_jac().dbl();
+        let t = Instant::now(); for _ in 0..n { black_box(black_box(j).dbl()); } println!("dbl {:?}", t.elapsed() / n);
+        let t = Instant::now(); for _ in 0..n { black_box(black_box(j).add_affine(&g)); } println!("madd {:?}", t.elapsed() / n);
+        let t = Instant::now(); for _ in 0..n { black_box(odd_multiples::<8>(&black_box(g))); } println!("table {:?}", t.elapsed() / n);
+        let k = [0x1234567u64, 0x89abcdef, 0x1234567, 0x7777777];
+        let t = Instant::now(); for _ in 0..n { black_box(ecmult(&g, &k, &k)); } println!("ecmult {:?}", t.elapsed() / n);
     }
 }

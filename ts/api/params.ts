@@ -1,7 +1,10 @@
 // Path and query parameter parsing (http-api-details.md §1.5). Each parser either returns the
 // value or throws a NodeError with the code the reference uses for that parameter kind.
 import { parseUint } from '../core/amount.js';
+import { parseAddress } from '../core/address.js';
 import { fail } from '../core/errors.js';
+import { accountIdOf, addressOf, dbReader } from '../state/ledger.js';
+import type { NodeServices } from './services.js';
 
 export function uintParam(text: string, bits: number, what: string): bigint {
   return parseUint(text, bits) ?? fail('EINV_ARGS', `${what} must be an unsigned ${bits}-bit integer, got '${text}'`);
@@ -14,3 +17,27 @@ export function u32Param(text: string, what: string): number {
 export function u64Param(text: string, what: string): bigint {
   return uintParam(text, 64, what);
 }
+
+const ADDRESS_CHARS = 48;
+
+type AccountParam = { address: Uint8Array } | { accountId: bigint };
+
+/** `:account` (details §1.5): exactly 48 chars is an address (bad hex or checksum ⇒ 71), anything else an account id (⇒ 94). */
+export function accountParam(text: string): AccountParam {
+  if (text.length === ADDRESS_CHARS) {
+    return { address: parseAddress(text) ?? fail('EBADADDRESS', `'${text}' is not a 48-hex address with a valid checksum`) };
+  }
+  return { accountId: u64Param(text, 'account id') };
+}
+
+/**
+ * The account a parameter names. An address without an account yet (it never received anything)
+ * has accountId null; an unknown account id ⇒ 56.
+ */
+export async function resolveAccount(node: NodeServices, p: AccountParam): Promise<{ accountId: bigint | null; address: Uint8Array }> {
+  const s = dbReader(node.db);
+  if ('address' in p) return { accountId: (await accountIdOf(s, p.address)) ?? null, address: p.address };
+  const address = (await addressOf(s, p.accountId)) ?? fail('ENOTFOUND', `no account with id ${p.accountId}`);
+  return { accountId: p.accountId, address };
+}
+

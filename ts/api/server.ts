@@ -24,14 +24,19 @@ function errorBody(e: NodeError): { code: number; error: string } {
   return { code: e.code, error: e.message };
 }
 
+/** Beyond this much an oversized upload is cut off instead of drained. */
+const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
+
 async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new NodeError('EINV_BODY', `request body larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
+    // Keep reading (and discarding) an oversized body, so the client gets the error reply.
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+    else if (size > MAX_DRAIN_BYTES) { req.destroy(); break; }
   }
+  if (size > MAX_BODY_BYTES) throw new NodeError('EINV_BODY', `request body larger than ${MAX_BODY_BYTES} bytes`);
   const text = Buffer.concat(chunks).toString('utf8');
   try {
     return readJson(text);

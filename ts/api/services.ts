@@ -1,7 +1,7 @@
 // What the RPC layer may use of the running node. main.ts assembles it; routes see nothing else.
 import type { Config } from '../config.js';
-import type { MinFeePolicy } from '../mempool/fee_policy.js';
 import type { Chain } from '../chain/chain.js';
+import type { MempoolService } from '../mempool/service.js';
 import type { Db } from '../store/database.js';
 
 export interface StoreInfo {
@@ -16,7 +16,7 @@ export interface NodeServices {
   config: Config;
   /** Unix seconds when the process started. */
   startedAt: number;
-  minFee: MinFeePolicy;
+  mempool: MempoolService;
   store: StoreInfo;
   db: Db;
   chain: Chain;

@@ -40,7 +40,8 @@ export class Chain implements HeaderChainView {
   private readonly hashes: Uint8Array[] = [];
   private readonly worksums: bigint[] = [];    // cumulative work, index height − 1
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly listeners: ((e: ChainEvent) => void)[] = [];
+  private readonly listeners: ((e: ChainEvent) => void | Promise<void>)[] = [];
+  private readonly rollbackHooks: ((block: StoredBlock) => Promise<void>)[] = [];
 
   private constructor(readonly db: Db, readonly params: NetworkParams) {}
 
@@ -75,7 +76,16 @@ export class Chain implements HeaderChainView {
     return v ? readU32(v) : null;
   }
 
-  onChange(listener: (e: ChainEvent) => void): void { this.listeners.push(listener); }
+  /** Called after each change, inside the change's turn: no other change runs until it returns. */
+  onChange(listener: (e: ChainEvent) => void | Promise<void>): void { this.listeners.push(listener); }
+
+  /** Called before a block is rolled back, while the ledger still has its accounts. */
+  onBeforeRollback(hook: (block: StoredBlock) => Promise<void>): void { this.rollbackHooks.push(hook); }
+
+  /** Runs `task` alone, between chain changes: it sees one consistent chain and ledger. */
+  locked<T>(task: () => Promise<T>): Promise<T> {
+    return this.exclusive(task);
+  }
 
   private push(raw: Uint8Array): void {
     const header = parseHeader(raw);
@@ -121,7 +131,7 @@ export class Chain implements HeaderChainView {
     await this.db.batch(ops);
     this.push(checked.raw);
     const block: StoredBlock = { height: h, header: checked.header, raw: checked.raw, hash: checked.hash, body: bodyBytes, firstHistoryId: applied.firstHistoryId };
-    this.emit({ kind: 'append', block, body });
+    await this.emit({ kind: 'append', block, body });
     return block;
   }
 
@@ -161,6 +171,7 @@ export class Chain implements HeaderChainView {
     const block = await this.block(h);
     const undo = await this.db.get(undoKey(h));
     if (!block || !undo) throw new Error(`database corrupt: block ${h} has no undo record`);
+    for (const hook of this.rollbackHooks) await hook(block);
     await this.db.batch([
       ...undoOps(undo),
       { type: 'del', key: headerKey(h) },
@@ -171,7 +182,7 @@ export class Chain implements HeaderChainView {
       { type: 'put', key: META_HEAD, value: u32Value(h - 1) },
     ]);
     this.pop();
-    this.emit({ kind: 'rollback', block });
+    await this.emit({ kind: 'rollback', block });
     return block;
   }
 
@@ -191,8 +202,11 @@ export class Chain implements HeaderChainView {
     return this.exclusive(async () => undefined);
   }
 
-  private emit(e: ChainEvent): void {
-    for (const l of this.listeners) l(e);
+  private async emit(e: ChainEvent): Promise<void> {
+    // The block is committed already: a failing listener must not make it look refused.
+    for (const l of this.listeners) {
+      try { await l(e); } catch (err) { process.stderr.write(`chain listener failed: ${(err as Error)?.stack ?? err}\n`); }
+    }
   }
 }
 

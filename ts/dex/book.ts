@@ -1,7 +1,7 @@
 // The order book of one asset as matching sees it (exchange.md §5.5, §7.3, §8.2): open orders in
 // priority order per side, aggregated into price levels.
 import { fail } from '../core/errors.js';
-import { makePrice, type Price } from '../kernel/price.js';
+import type { Price } from '../kernel/price.js';
 
 const U64_LIMIT = 1n << 64n;
 
@@ -50,7 +50,10 @@ export function comparePriority(a: Order, b: Order): number {
 function checkOrder(o: Order): void {
   if (typeof o.id !== 'bigint' || o.id < 0n || o.id >= U64_LIMIT) fail('EBUG', `order id ${String(o.id)}`);
   // [proposal] §4.1/P1: invalid prices never reach the book
-  if (!o.limit || makePrice(o.limit.mantissa, o.limit.exponent) === null) fail('EBADPRICE', `order ${o.id}`);
+  const m = o.limit?.mantissa, e = o.limit?.exponent;
+  if (!Number.isInteger(m) || m < 0x8000 || m > 0xffff || !Number.isInteger(e) || e < 0 || e > 127) {
+    fail('EBADPRICE', `order ${o.id}`);
+  }
   if (typeof o.remaining !== 'bigint' || o.remaining <= 0n || o.remaining >= U64_LIMIT) {
     fail('EBUG', `order ${o.id} remaining ${String(o.remaining)}`);
   }
@@ -85,7 +88,9 @@ export function buildBook(orders: Iterable<Order>): Book {
     ids.add(o.id);
     (o.isBuy ? buys : sells).push(o);
   }
-  buys.sort(comparePriority);
-  sells.sort(comparePriority);
-  return { buys, sells, buyLevels: levelsOf(buys), sellLevels: levelsOf(sells).reverse() };
+  const sorted = (side: Order[]) => side.map((o) => ({ o, key: priceKey(o.limit) }))
+    .sort((a, b) => (a.key !== b.key ? (a.o.isBuy ? b.key - a.key : a.key - b.key) : a.o.id < b.o.id ? -1 : 1))
+    .map((x) => x.o);
+  const buySide = sorted(buys), sellSide = sorted(sells);
+  return { buys: buySide, sells: sellSide, buyLevels: levelsOf(buySide), sellLevels: levelsOf(sellSide).reverse() };
 }

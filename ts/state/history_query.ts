@@ -5,7 +5,7 @@ import { Annotator } from '../core/annotation.js';
 import { Reader } from '../core/bytes.js';
 import { entryPinHeight, readEntry, type CoinTransferEntry } from '../core/entry.js';
 import type { Db } from '../store/database.js';
-import { accountHistoryKey, historyKey, prefixRange, readU64 } from '../store/keys.js';
+import { accountHistoryKey, historyKey, prefixRange, readU64, txHashKey } from '../store/keys.js';
 import { decodeHistoryEntry } from './history.js';
 import { addressOf, dbReader, nextHistoryId, type KeyReader } from './ledger.js';
 
@@ -104,4 +104,12 @@ export async function accountTransactions(
   const range = { gte: accountHistoryKey(accountId, 0n), lt: accountHistoryKey(accountId, beforeId), reverse: true, limit };
   for await (const key of db.keys(range)) ids.push(readU64(key, 9));
   return load(db, ids.reverse());
+}
+
+/** The mined entry with transaction hash `hash` (exchange.md §10.1: every entry is indexed by its hash), or null. */
+export async function transactionByHash(db: Db, hash: Uint8Array): Promise<MinedTransaction | null> {
+  const id = await db.get(txHashKey(hash));
+  if (!id) return null;
+  const [tx] = await load(db, [readU64(id)]);
+  return tx ?? null;
 }

@@ -1,39 +1,14 @@
 // Accounts: /account/:account/coin_balance and /account/:account/history/:beforeId (http-api.md
 // "Accounts"; http-api-details.md §1.5, §7.2, §7.3; exchange.md §10.3).
-import { parseAddress } from '../../core/address.js';
 import { fail } from '../../core/errors.js';
-import { COIN_TOKEN_ID, accountIdOf, addressOf, balanceOf, dbReader } from '../../state/ledger.js';
+import { COIN_TOKEN_ID, balanceOf, dbReader } from '../../state/ledger.js';
 import { accountTransactions } from '../../state/history_query.js';
 import { route } from '../route.js';
-import { u64Param } from '../params.js';
-import type { NodeServices } from '../services.js';
+import { accountParam, resolveAccount, u64Param } from '../params.js';
 import { named, obj } from '../schema.js';
 import { Account, accountView } from '../views/account.js';
 import { CoinAmount, coinAmount } from '../views/amount.js';
 import { ActionsByBlock, blocksOf } from '../views/block.js';
-
-const ADDRESS_CHARS = 48;
-
-type AccountParam = { address: Uint8Array } | { accountId: bigint };
-
-/** `:account` (details §1.5): exactly 48 chars is an address (bad hex or checksum ⇒ 71), anything else an account id (⇒ 94). */
-function accountParam(text: string): AccountParam {
-  if (text.length === ADDRESS_CHARS) {
-    return { address: parseAddress(text) ?? fail('EBADADDRESS', `'${text}' is not a 48-hex address with a valid checksum`) };
-  }
-  return { accountId: u64Param(text, 'account id') };
-}
-
-/**
- * The account a parameter names. An address without an account yet (it never received anything)
- * has accountId null; an unknown account id ⇒ 56.
- */
-async function resolveAccount(node: NodeServices, p: AccountParam): Promise<{ accountId: bigint | null; address: Uint8Array }> {
-  const s = dbReader(node.db);
-  if ('address' in p) return { accountId: (await accountIdOf(s, p.address)) ?? null, address: p.address };
-  const address = (await addressOf(s, p.accountId)) ?? fail('ENOTFOUND', `no account with id ${p.accountId}`);
-  return { accountId: p.accountId, address };
-}
 
 /** Account ids start at 1 (consensus.md §6.6); 0 in a balance result means "no account yet". */
 const NO_ACCOUNT_ID = 0n;
@@ -49,8 +24,11 @@ export const accountRoutes = [
       const b = a.accountId === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(node.db), a.accountId, COIN_TOKEN_ID);
       return {
         account: accountView(a.accountId ?? NO_ACCOUNT_ID, a.address),
-        // No mempool yet: nothing is pending, so nothing is reserved.
-        coin: { locked: coinAmount(b.locked), mempool: coinAmount(0n), total: coinAmount(b.total) },
+        coin: {
+          locked: coinAmount(b.locked),
+          mempool: coinAmount(a.accountId === null ? 0n : node.mempool.pool.reserved(a.accountId, COIN_TOKEN_ID)),
+          total: coinAmount(b.total),
+        },
       };
     },
   }),

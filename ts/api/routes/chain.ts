@@ -10,7 +10,7 @@ import { gridHeights } from '../../consensus/checkpoint.js';
 import { expectedTarget, targetAt } from '../../consensus/header_check.js';
 import { NEW_BLOCK_STRUCTURE, targetKindAt } from '../../consensus/params.js';
 import { targetDifficulty, worksumDouble, worksumHex } from '../../consensus/target.js';
-import { buildTemplate } from '../../chain/template.js';
+import { buildTemplate, type TemplateTransfer } from '../../chain/template.js';
 import { hashrateAt } from '../../chain/hashrate.js';
 import { dbReader } from '../../state/ledger.js';
 import { listTxIds } from '../../state/txids.js';
@@ -30,8 +30,21 @@ function addressParam(text: string): Uint8Array {
   return parseAddress(text) ?? fail('EBADADDRESS', `'${text}' is not a 48-hex address with a valid checksum`);
 }
 
+/** The template for `miner` with the best-paying pending transfers, built between chain changes. */
+function template(node: NodeServices, miner: Uint8Array) {
+  return node.chain.locked(() => {
+    const transfers: TemplateTransfer[] = [];
+    for (const tx of node.mempool.pool.all()) {
+      const p = tx.payload;
+      if (p.type !== 'coinTransfer') continue;
+      transfers.push({ originId: tx.originId, toAddress: p.toAddress, amount: p.amount, pinHeight: tx.pinHeight, nonceId: tx.nonceId, feeCode: tx.feeCode, signature: tx.signature });
+    }
+    return buildTemplate(node.chain, dbReader(node.db), miner, node.now(), transfers);
+  });
+}
+
 async function fakemine(node: NodeServices, address: Uint8Array): Promise<null> {
-  const t = await buildTemplate(node.chain, dbReader(node.db), address, node.now());
+  const t = await template(node, address);
   const block = await node.chain.append(t.header, t.body, { now: node.now(), skipPow: true });
   node.log.info(`Faked new block #${block.height} to ${formatAddress(address)}`);
   return null;
@@ -98,7 +111,7 @@ export const chainRoutes = [
       const c = node.chain;
       // Miners expect the V2 body layout; the reference offers no templates below it on mainnet.
       if (c.params.name === 'mainnet' && c.length + 1 < NEW_BLOCK_STRUCTURE) fail('ENOTSYNCED', `mainnet templates start at height ${NEW_BLOCK_STRUCTURE}`);
-      const t = await buildTemplate(c, dbReader(node.db), miner, node.now());
+      const t = await template(node, miner);
       return {
         blockReward: coinAmount(t.blockReward), body: toHex(t.body), difficulty: t.difficulty, header: toHex(t.header),
         height: t.height, merklePrefix: toHex(t.merklePrefix), synced: node.synced(), testnet: node.config.network !== 'mainnet',

@@ -6,5 +6,6 @@ import { chainRoutes } from './chain.js';
 import { chartRoutes } from './charts.js';
 import { debugRoutes } from './debug.js';
 import { toolsRoutes } from './tools.js';
+import { transactionRoutes } from './transactions.js';
 
-export const ROUTES: Route<any>[] = [...chainRoutes, ...blockRoutes, ...accountRoutes, ...chartRoutes, ...toolsRoutes, ...debugRoutes];
+export const ROUTES: Route<any>[] = [...chainRoutes, ...blockRoutes, ...transactionRoutes, ...accountRoutes, ...chartRoutes, ...toolsRoutes, ...debugRoutes];

@@ -102,6 +102,9 @@ export const toolsRoutes = [
   route({
     method: 'GET', path: '/transaction/minfee',
     response: named('MinFee', obj({ minFee: CompactFee })),
-    handler: ({ node }) => ({ minFee: compactFee(node.minFee.minE8, node.minFee.minCode) }),
+    handler: ({ node }) => {
+      const code = node.mempool.minFeeCode;
+      return { minFee: compactFee(fee16Decode(code), code) };
+    },
   }),
 ];

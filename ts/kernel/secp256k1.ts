@@ -1,0 +1,29 @@
+// secp256k1 public-key recovery from the kernel (consensus.md §7.3): signature = r(32) ‖ s(32) ‖
+// recid(1, 0..3), signed digest = the 32-byte txHash itself; r, s in [1, n−1] and s ≤ n/2.
+import { callWithBuffers, kernel } from './instance.js';
+
+interface Secp256k1Exports {
+  secp256k1_recover(digest: number, sig: number, out: number): number;
+}
+
+/** Status codes of `secp256k1_recover` other than 0 (success). */
+export const RECOVER_ERRORS: Record<number, string> = {
+  1: 'recid > 3',
+  2: 'r or s not in [1, n-1]',
+  3: 'high s',
+  4: 'no curve point for r and recid',
+  5: 'public key at infinity',
+};
+
+/**
+ * The 33-byte compressed public key recovered from a 32-byte digest and a 65-byte signature
+ * r ‖ s ‖ recid; null for any invalid input (wrong lengths, recid > 3, r or s out of range,
+ * high s, no point for r, key at infinity).
+ */
+export function recoverPublicKeyKernel(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | null {
+  if (!(digest32 instanceof Uint8Array) || digest32.length !== 32) return null;
+  if (!(sig65 instanceof Uint8Array) || sig65.length !== 65) return null;
+  const { out, status } = callWithBuffers([digest32, sig65], 33, ([d, s], o) =>
+    kernel<Secp256k1Exports>().secp256k1_recover(d, s, o));
+  return status === 0 ? out : null;
+}

@@ -1,0 +1,91 @@
+// The mempool kept in step with the chain (exchange.md §12.4): after each block or rollback it drops
+// transactions that were mined or became invalid (pin out of the window or reorganized away, sender
+// gone, balance no longer covering the reservations), and transactions of rolled-back blocks return
+// where still valid. Admission and these refreshes run in the chain's turn, so they always see one
+// consistent ledger.
+import { addressOf, balanceOf, accountIdOf, dbReader, type KeyReader } from '../state/ledger.js';
+import { hasTxId } from '../state/txids.js';
+import { entryPinHeight, entryTxHash } from '../core/entry.js';
+import { equalBytes } from '../core/hex.js';
+import { isMempoolPinHeight } from '../core/pin.js';
+import { feeE8OfCode, transactionIdKey } from '../core/transaction.js';
+import { parseBlockBody } from '../consensus/block_check.js';
+import type { Chain, StoredBlock } from '../chain/chain.js';
+import type { Db } from '../store/database.js';
+import { admit, freeBalances, type SignedRequest } from './admission.js';
+import type { MinFeePolicy } from './fee_policy.js';
+import { Mempool } from './mempool.js';
+import { reservations, txId, type PendingTx } from './pending.js';
+
+export class MempoolService {
+  readonly pool: Mempool;
+  private returning: PendingTx[] = [];
+
+  constructor(private readonly chain: Chain, private readonly db: Db, readonly minFee: MinFeePolicy, capacity?: number) {
+    this.pool = new Mempool(capacity);
+    chain.onBeforeRollback((block) => this.collectReturning(block));
+    chain.onChange(() => this.refresh());
+  }
+
+  private get state(): KeyReader { return dbReader(this.db); }
+
+  /** The minimum fee code now: the configured one, or one step above the lowest when full (§4.5). */
+  get minFeeCode(): number {
+    const full = this.pool.fullThreshold();
+    return full === null ? this.minFee.minCode : Math.max(this.minFee.minCode, Math.min(full + 1, 0xffff));
+  }
+
+  add(req: SignedRequest): Promise<PendingTx> {
+    return this.chain.locked(() => admit(this.pool, this.chain, this.state, this.minFeeCode, req));
+  }
+
+  /** Sets the configured minimum (rounded up) and drops what pays less; returns how many left. */
+  setMinFee(feeE8: bigint): number {
+    const code = this.minFee.set(feeE8);
+    return this.pool.removeBelow(code);
+  }
+
+  /** Turns the coin transfers of a block about to be rolled back into pending transactions. */
+  private async collectReturning(block: StoredBlock): Promise<void> {
+    const body = parseBlockBody(this.chain.params, block.height, block.header.version, block.body);
+    for (const e of body.coinTransfers) {
+      const originAddress = await addressOf(this.state, e.originId);
+      const toAddress = await addressOf(this.state, e.toId);
+      if (!originAddress || !toAddress) continue;
+      const pinHeight = entryPinHeight(e, block.height);
+      const pinHash = this.chain.hashAt(pinHeight);
+      this.returning.push({
+        hash: entryTxHash(e, block.height, pinHash, { toAddress }), payload: { type: 'coinTransfer', toAddress, amount: e.amount },
+        originId: e.originId, originAddress, pinHeight, pinHash, nonceId: e.pinNonce.nonceId,
+        feeCode: e.feeCode, feeE8: feeE8OfCode(e.feeCode), signature: e.signature,
+      });
+    }
+  }
+
+  /** Still valid against the current chain and ledger (everything but balances)? */
+  private async stillValid(tx: PendingTx): Promise<boolean> {
+    return isMempoolPinHeight(this.chain.length, tx.pinHeight)
+      && equalBytes(this.chain.hashAt(tx.pinHeight), tx.pinHash)
+      && (await accountIdOf(this.state, tx.originAddress)) === tx.originId
+      && !(await hasTxId(this.state, txId(tx)));
+  }
+
+  private async refresh(): Promise<void> {
+    for (const tx of this.pool.all()) if (!(await this.stillValid(tx))) this.pool.remove(tx);
+    const free = new Map<string, bigint>();
+    for (const tx of this.pool.all()) {
+      for (const token of reservations(tx).keys()) {
+        const b = await balanceOf(this.state, tx.originId, token);
+        free.set(`${tx.originId}:${token}`, b.total - b.locked);
+      }
+    }
+    this.pool.fitToBalances((account, token) => free.get(`${account}:${token}`) ?? 0n);
+    const returning = this.returning;
+    this.returning = [];
+    for (const tx of returning) {
+      if (this.pool.hasId(transactionIdKey(txId(tx))) || !(await this.stillValid(tx))) continue;
+      const balances = await freeBalances(this.state, tx.originId, [...reservations(tx).keys()]);
+      try { this.pool.insert(tx, (token) => balances.get(token) ?? 0n); } catch { /* no longer affordable */ }
+    }
+  }
+}
