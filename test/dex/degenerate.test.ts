@@ -3,8 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { NodeError } from '../../ts/core/errors.js';
-import { buildBook, type Order } from '../../ts/dex/book.js';
-import { findClearing, matchBook, stepVerdict } from '../../ts/dex/matching.js';
+import { buildBook, comparePriority, type Order } from '../../ts/dex/book.js';
+import { findClearing, matchBook, stepVerdict, type StepTrace } from '../../ts/dex/matching.js';
 import { bitlen, ceilDivPrice, ceilMulPrice, cmpRatio } from '../../ts/dex/price_math.js';
 import type { Price } from '../../ts/kernel/price.js';
 import { buy, hex, pm, sell, XorShift } from './helpers.js';
@@ -108,6 +108,28 @@ describe('§8.5 quote direction on a base-only pool (the reference aborts; we co
   });
 });
 
+describe('§8.5 FIXED case II: the neighbour without pool interaction', () => {
+  /** The registers at the end: the last true and the last false step. */
+  const registers = (pool: { base: bigint; quote: bigint }, orders: Order[]) => {
+    let tr: StepTrace | null = null, fr: StepTrace | null = null;
+    const c = findClearing(pool, buildBook(orders), (s) => { if (s.verdict) tr = s; else fr = s; });
+    return { c, tr: tr as unknown as StepTrace, fr: fr as unknown as StepTrace };
+  };
+
+  it('TR = (BASE, a > 0), FR = (QUOTE, 0): v1, no pool trade', () => {
+    const { c, tr, fr } = registers(EMPTY, [buy(1, 7400n, hex('c00040')), sell(2, 11_900n, hex('800040'))]);
+    expect([tr.base, tr.excess, fr.base, fr.excess]).toEqual([7401n, { isQuote: false, amount: 1n }, 7400n, { isQuote: true, amount: 0n }]);
+    expect(c).toEqual({ filled: { base: 7400n, quote: 7400n }, toPool: null, phase: 'fixed', price: hex('800040') });
+  });
+
+  it('TR = (BASE, 0): v0, so FR = (QUOTE, 10600) does not go to the pool ([P] took v1/FR)', () => {
+    // e = 80 > 79: on an empty pool (BASE, 0) is a true verdict (§8.9), so one unit fills
+    const { c, tr, fr } = registers(EMPTY, [buy(1, 10_600n, hex('800051')), sell(2, 400n, hex('800050'))]);
+    expect([tr.base, tr.excess, fr.base, fr.excess]).toEqual([1n, { isQuote: false, amount: 0n }, 0n, { isQuote: true, amount: 10_600n }]);
+    expect(c).toEqual({ filled: { base: 1n, quote: 10_600n }, toPool: null, phase: 'fixed', price: hex('800050') });
+  });
+});
+
 describe('one-sided books against a pool', () => {
   const pool = { base: 10n ** 11n, quote: 10n ** 11n }; // price 1.0
   // the fee-free marginal price after the trade (§6.2: matching sizes by it; the fee stays in the pool)
@@ -170,6 +192,8 @@ describe('book input checks and ordering (§4.1 P1, §5.5, §7.3)', () => {
     ]);
     expect(book.sells.map((o) => o.id)).toEqual([2n, 3n, 5n, 9n]);
     expect(book.buys.map((o) => o.id)).toEqual([4n, 6n, 7n, 8n]);
+    expect([...book.sells].sort(comparePriority)).toEqual(book.sells);
+    expect([...book.buys].reverse().sort(comparePriority)).toEqual(book.buys);
     expect(book.sellLevels.map((l) => [l.limit.hex, l.amount])).toEqual([['800041', 8n], ['800040', 5n], ['c0003f', 2n]]);
     expect(book.buyLevels.map((l) => [l.limit.hex, l.amount])).toEqual([['800041', 2n], ['800040', 5n], ['c0003f', 8n]]);
   });

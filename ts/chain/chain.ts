@@ -118,7 +118,9 @@ export class Chain implements HeaderChainView {
     const h = checked.height;
     const body: Body = checkBlockBody(this.params, h, checked.header, bodyBytes);
     const overlay = new StateOverlay(this.db);
-    const applied = await applyBlock(this.db, overlay, { height: h, body, hashAt: (k) => this.hashAt(k) });
+    const applied = await applyBlock(this.db, overlay, {
+      height: h, hash: checked.hash, timestamp: checked.header.timestamp, body, hashAt: (k) => this.hashAt(k),
+    });
     const ops: BatchOp[] = [
       ...overlay.ops(),
       { type: 'put', key: headerKey(h), value: checked.raw },

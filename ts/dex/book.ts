@@ -50,7 +50,7 @@ export function comparePriority(a: Order, b: Order): number {
 function checkOrder(o: Order): void {
   if (typeof o.id !== 'bigint' || o.id < 0n || o.id >= U64_LIMIT) fail('EBUG', `order id ${String(o.id)}`);
   // [proposal] §4.1/P1: invalid prices never reach the book
-  const m = o.limit?.mantissa, e = o.limit?.exponent;
+  const { mantissa: m, exponent: e } = o.limit ?? { mantissa: NaN, exponent: NaN };
   if (!Number.isInteger(m) || m < 0x8000 || m > 0xffff || !Number.isInteger(e) || e < 0 || e > 127) {
     fail('EBADPRICE', `order ${o.id}`);
   }
@@ -59,20 +59,48 @@ function checkOrder(o: Order): void {
   }
 }
 
-/** Levels of one side already in priority order, returned in descending price. */
-function levelsOf(side: readonly Order[]): PriceLevel[] {
-  const levels: PriceLevel[] = [];
+const byId = (a: Order, b: Order): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Ascending id, in place; insertion sort for the usual short level (it is cheaper than a sort call). */
+function sortById(level: Order[]): void {
+  if (level.length > 16) {
+    level.sort(byId);
+    return;
+  }
+  for (let i = 1; i < level.length; i++) {
+    const o = level[i];
+    let j = i - 1;
+    for (; j >= 0 && level[j].id > o.id; j--) level[j + 1] = level[j];
+    level[j + 1] = o;
+  }
+}
+
+/** One side in priority order (§5.5) and its levels (§7.3), both best first. */
+function prioritySide(side: readonly Order[], isBuy: boolean): { orders: Order[]; levels: PriceLevel[] } {
+  const byKey = new Map<number, Order[]>();
+  for (const o of side) {
+    const key = priceKey(o.limit), level = byKey.get(key);
+    if (level) level.push(o);
+    else byKey.set(key, [o]);
+  }
+  const keys = Int32Array.from(byKey.keys()).sort();
+  if (isBuy) keys.reverse();
+  const orders: Order[] = [], levels: PriceLevel[] = [];
   let total = 0n;
-  for (let i = 0; i < side.length;) {
-    const limit = side[i].limit, key = priceKey(limit);
+  for (const key of keys) {
+    const level = byKey.get(key)!;
+    sortById(level);
     let amount = 0n;
-    for (; i < side.length && priceKey(side[i].limit) === key; i++) amount += side[i].remaining;
-    levels.push({ limit, amount });
+    for (const o of level) {
+      orders.push(o);
+      amount += o.remaining;
+    }
+    levels.push({ limit: level[0].limit, amount });
     total += amount;
   }
   // §8.11: sums fit in u64 whenever the supplies do; a larger book cannot come from a valid chain
   if (total >= U64_LIMIT) fail('EBUG', 'book side total exceeds u64');
-  return levels;
+  return { orders, levels };
 }
 
 /**
@@ -81,16 +109,15 @@ function levelsOf(side: readonly Order[]): PriceLevel[] {
  */
 export function buildBook(orders: Iterable<Order>): Book {
   const buys: Order[] = [], sells: Order[] = [];
-  const ids = new Set<bigint>();
   for (const o of orders) {
     checkOrder(o);
-    if (ids.has(o.id)) fail('EBUG', `duplicate order id ${o.id}`);
-    ids.add(o.id);
     (o.isBuy ? buys : sells).push(o);
   }
-  const sorted = (side: Order[]) => side.map((o) => ({ o, key: priceKey(o.limit) }))
-    .sort((a, b) => (a.key !== b.key ? (a.o.isBuy ? b.key - a.key : a.key - b.key) : a.o.id < b.o.id ? -1 : 1))
-    .map((x) => x.o);
-  const buySide = sorted(buys), sellSide = sorted(sells);
-  return { buys: buySide, sells: sellSide, buyLevels: levelsOf(buySide), sellLevels: levelsOf(sellSide).reverse() };
+  const ids = new BigUint64Array(buys.length + sells.length);
+  buys.forEach((o, i) => { ids[i] = o.id; });
+  sells.forEach((o, i) => { ids[buys.length + i] = o.id; });
+  ids.sort();
+  for (let i = 1; i < ids.length; i++) if (ids[i] === ids[i - 1]) fail('EBUG', `duplicate order id ${ids[i]}`);
+  const b = prioritySide(buys, true), s = prioritySide(sells, false);
+  return { buys: b.orders, sells: s.orders, buyLevels: b.levels, sellLevels: s.levels.reverse() };
 }

@@ -1,28 +1,47 @@
-// Applies a block's effects to the ledger (consensus.md §6.6, §9.1–§9.3) through a StateOverlay:
-// new accounts, the reward, coin transfers with signature and replay checks, net balance flows,
-// the transaction-id cache and history entries. Throws NodeError on the first violated rule; the
-// caller then discards the overlay, so nothing is half-applied.
+// Applies a block's effects to the ledger (consensus.md §6.6, §9; exchange.md §2–§8, §10, §11)
+// through a StateOverlay, in the processing order of exchange.md §7.1: new accounts, reward,
+// cancelations, coin transfers, token sections (asset and liquidity transfers, new orders, the
+// match, deposits, withdrawals), asset creations; then the net balance flows per (account, token)
+// with the new-row rule N1 (§3.3), the transaction-id cache and the counters. Throws NodeError on
+// the first violated rule; the caller then discards the overlay, so nothing is half-applied.
 // The body has already passed checkBlockBody (size, layout, merkle root, reward claim, per-entry
 // rules, duplicate ids inside the block).
 import { U64_MAX } from '../core/amount.js';
-import type { Body } from '../core/body.js';
-import { entryBytes, entryPinHeight, entryTransactionId } from '../core/entry.js';
-import { fail } from '../core/errors.js';
-import { toHex } from '../core/hex.js';
-import { pinBegin } from '../core/pin.js';
-import { feeE8OfCode, rewardHash } from '../core/transaction.js';
-import { verifyEntrySignature } from '../consensus/signature.js';
-import type { Db } from '../store/database.js';
-import { addHistoryEntry } from './history.js';
+import type { Body, TokenSection } from '../core/body.js';
 import {
-  COIN_TOKEN_ID, accountIdOf, addAccount, addressOf, balanceOf, nextHistoryId, nextStateId, setBalance,
+  canceledTransactionId, entryBytes, entryPinHeight, entryTransactionId,
+  type EntryContext, type SignedEntry,
+} from '../core/entry.js';
+import { fail } from '../core/errors.js';
+import { concatBytes, toHex } from '../core/hex.js';
+import { pinBegin } from '../core/pin.js';
+import { feeE8OfCode, rewardHash, type TransactionId } from '../core/transaction.js';
+import { verifyEntrySignature } from '../consensus/signature.js';
+import { sha256 } from '../kernel/hash.js';
+import { poolDeposit, poolWithdraw } from '../kernel/pool.js';
+import { priceFromBytes } from '../kernel/price.js';
+import { buildBook, type Order } from '../dex/book.js';
+import { matchBook } from '../dex/matching.js';
+import type { Db } from '../store/database.js';
+import { u64Value } from '../store/keys.js';
+import { addAsset, assetById, type Asset } from './assets.js';
+import { addHistoryEntry, encodeMatch, type HistoryKind } from './history.js';
+import {
+  accountIdOf, addAccount, addressOf, balanceOf, hasBalanceRow, nextHistoryId, nextStateId, setBalance,
   setNextHistoryId, setNextStateId,
 } from './ledger.js';
+import { addOrder, bookOrderIds, orderById, orderByTxId, removeOrder, updateOrder, type OpenOrder } from './orders.js';
 import type { StateOverlay } from './overlay.js';
+import { poolOf, setPool } from './pools.js';
+import { COIN_TOKEN_ID, assetTokenId, liquidityTokenId } from './tokens.js';
+import { addTrade } from './trades.js';
 import { addTxId, hasTxId, pruneTxIds } from './txids.js';
 
 export interface BlockToApply {
   height: number;
+  /** The block's hash (match records are named after it, exchange.md §8.7). */
+  hash: Uint8Array;
+  timestamp: number;
   body: Body;
   /** Hash of an earlier block of this chain (pinned hashes, §7.2); 0 is the genesis hash. */
   hashAt(height: number): Uint8Array;
@@ -33,78 +52,280 @@ export interface AppliedBlock {
   firstHistoryId: bigint;
 }
 
-export async function applyBlock(db: Db, s: StateOverlay, b: BlockToApply): Promise<AppliedBlock> {
-  const { height, body } = b;
-  if (body.cancelations.length || body.tokenSections.length || body.assetCreations.length) {
-    fail('EBLOCKV4', 'token-era transactions are not supported by this node yet');
+/** The summed effects on one (account, token) row (exchange.md §3.3). */
+interface Flow { account: bigint; token: bigint; plus: bigint; minus: bigint; lockPlus: bigint; lockMinus: bigint }
+
+const u64 = (v: bigint) => u64Value(v);
+
+class BlockApplier {
+  private readonly flows = new Map<string, Flow>();
+  private historyId = 0n;
+  /** Orders created by this block, per asset (the committed book does not have them yet). */
+  private readonly newOrders = new Map<bigint, bigint[]>();
+  private firstStateId = 0n;
+  private newAccounts = 0n;
+
+  constructor(private readonly db: Db, private readonly s: StateOverlay, private readonly b: BlockToApply) {}
+
+  private flow(account: bigint, token: bigint): Flow {
+    const k = `${account}:${token}`;
+    let f = this.flows.get(k);
+    if (!f) this.flows.set(k, (f = { account, token, plus: 0n, minus: 0n, lockPlus: 0n, lockMinus: 0n }));
+    return f;
+  }
+  private credit(a: bigint, t: bigint, v: bigint) { this.flow(a, t).plus += v; }
+  private debit(a: bigint, t: bigint, v: bigint) { this.flow(a, t).minus += v; }
+  private lock(a: bigint, t: bigint, v: bigint) { this.flow(a, t).lockPlus += v; }
+  private unlock(a: bigint, t: bigint, v: bigint) { this.flow(a, t).lockMinus += v; }
+
+  private isNew(id: bigint): boolean { return id >= this.firstStateId; }
+
+  private async addressOfId(id: bigint): Promise<Uint8Array> {
+    if (id >= this.firstStateId + this.newAccounts) fail('EIDNOTREFERENCED', `account id ${id}`);
+    return (await addressOf(this.s, id)) ?? fail('EIDNOTREFERENCED', `account id ${id}`);
   }
 
-  // New accounts first (§6.6): ids N + i, distinct, not yet existing.
-  const firstStateId = await nextStateId(s);
-  const n = BigInt(body.newAddresses.length);
-  const seen = new Set<string>();
-  for (const [i, address] of body.newAddresses.entries()) {
-    const k = toHex(address);
-    if (seen.has(k) || (await accountIdOf(s, address)) !== undefined) fail('EADDRPOLICY', `address ${k} exists already`);
-    seen.add(k);
-    await addAccount(s, firstStateId + BigInt(i), address);
-  }
-  const isNew = (id: bigint) => id >= firstStateId;
-  const addressOfId = async (id: bigint): Promise<Uint8Array> => {
-    if (id >= firstStateId + n) fail('EIDNOTREFERENCED', `account id ${id}`);
-    return (await addressOf(s, id)) ?? fail('EIDNOTREFERENCED', `account id ${id}`);
-  };
-
-  const credits = new Map<bigint, bigint>();
-  const debits = new Map<bigint, bigint>();
-  const add = (m: Map<bigint, bigint>, id: bigint, v: bigint) => m.set(id, (m.get(id) ?? 0n) + v);
-
-  // History ids in processing order (exchange.md §7.1): reward, cancelations, coin transfers, …
-  const firstHistoryId = await nextHistoryId(s);
-  let historyId = firstHistoryId;
-
-  const rewardAddress = await addressOfId(body.reward.toId);
-  add(credits, body.reward.toId, body.reward.amount);
-  await addHistoryEntry(s, historyId++, {
-    kind: 'reward', height, hash: rewardHash(rewardAddress, body.reward.amount, height),
-    payload: entryBytesOfReward(body.reward.toId, body.reward.amount),
-  }, [body.reward.toId]);
-
-  for (const t of body.coinTransfers) {
-    if (isNew(t.originId)) fail('EADDRPOLICY', `new account ${t.originId} cannot send in its first block`);
-    const origin = await addressOfId(t.originId);
-    const to = await addressOfId(t.toId);
-    const id = entryTransactionId(t, height);
-    if (await hasTxId(s, id)) fail('ENONCE', `transaction ${id.accountId}/${id.pinHeight}/${id.nonceId} was mined before`);
-    const hash = verifyEntrySignature(t, height, b.hashAt(entryPinHeight(t, height)), origin, { toAddress: to });
-    if (id.pinHeight >= pinBegin(height + 1)) await addTxId(s, id, height); // else pruned at once
-    add(debits, t.originId, t.amount + feeE8OfCode(t.feeCode));
-    add(credits, t.toId, t.amount);
-    await addHistoryEntry(s, historyId++, { kind: 'coinTransfer', height, hash, payload: entryBytes(t) }, [t.originId, t.toId]);
+  private async history(kind: HistoryKind, hash: Uint8Array, payload: Uint8Array, accounts: bigint[]): Promise<bigint> {
+    const id = this.historyId++;
+    await addHistoryEntry(this.s, id, { kind, height: this.b.height, hash, payload }, accounts);
+    return id;
   }
 
-  // Net flows per account (§9.1 step 4, §9.2 item 20).
-  for (const id of new Set([...credits.keys(), ...debits.keys()])) {
-    const old = await balanceOf(s, id, COIN_TOKEN_ID);
-    const total = old.total + (credits.get(id) ?? 0n) - (debits.get(id) ?? 0n);
-    if (total < old.locked) fail('EBALANCE', `account ${id} would have ${total} < locked ${old.locked}`);
-    if (total > U64_MAX) fail('EBALANCE', `account ${id} balance overflows`);
-    await setBalance(s, id, COIN_TOKEN_ID, { total, locked: old.locked });
-  }
-  for (let i = 0n; i < n; i++) {
-    if ((credits.get(firstStateId + i) ?? 0n) === 0n) fail('EADDRPOLICY', `new account ${firstStateId + i} receives nothing`);
+  /**
+   * The checks every signed entry passes: an existing (not new) signer, an unused transaction id,
+   * a signature that recovers to the signer's address; then its id is used and its fee charged.
+   */
+  private async signed(e: SignedEntry, ctx: EntryContext): Promise<{ hash: Uint8Array; id: TransactionId }> {
+    const h = this.b.height;
+    if (this.isNew(e.originId)) fail('EADDRPOLICY', `new account ${e.originId} cannot sign in its first block`);
+    const origin = await this.addressOfId(e.originId);
+    const id = entryTransactionId(e, h);
+    if (await hasTxId(this.s, id)) fail('ENONCE', `transaction ${id.accountId}/${id.pinHeight}/${id.nonceId} was mined before`);
+    const hash = verifyEntrySignature(e, h, this.b.hashAt(entryPinHeight(e, h)), origin, ctx);
+    await this.useTxId(id);
+    this.debit(e.originId, COIN_TOKEN_ID, feeE8OfCode(e.feeCode));
+    return { hash, id };
   }
 
-  await pruneTxIds(db, s, pinBegin(height + 1));
-  await setNextStateId(s, firstStateId + n);
-  await setNextHistoryId(s, historyId);
-  return { firstStateId, firstHistoryId };
+  private async useTxId(id: TransactionId): Promise<void> {
+    // An id below the next block's window would be pruned at once (§7.6).
+    if (id.pinHeight >= pinBegin(this.b.height + 1) && !(await hasTxId(this.s, id))) await addTxId(this.s, id, this.b.height);
+  }
+
+  async apply(): Promise<AppliedBlock> {
+    const { body } = this.b;
+    // New accounts first (§6.6): ids N + i, distinct, not yet existing.
+    this.firstStateId = await nextStateId(this.s);
+    this.newAccounts = BigInt(body.newAddresses.length);
+    const seen = new Set<string>();
+    for (const [i, address] of body.newAddresses.entries()) {
+      const k = toHex(address);
+      if (seen.has(k) || (await accountIdOf(this.s, address)) !== undefined) fail('EADDRPOLICY', `address ${k} exists already`);
+      seen.add(k);
+      await addAccount(this.s, this.firstStateId + BigInt(i), address);
+    }
+    // Asset creations take the next ids, in body order (exchange.md §2.4), before any balance row.
+    const firstAssetId = this.firstStateId + this.newAccounts;
+    let nextId = firstAssetId + BigInt(body.assetCreations.length);
+
+    const firstHistoryId = await nextHistoryId(this.s);
+    this.historyId = firstHistoryId;
+
+    await this.reward();
+    for (const c of body.cancelations) await this.cancelation(c);
+    for (const t of body.coinTransfers) {
+      const to = await this.addressOfId(t.toId);
+      const { hash } = await this.signed(t, { toAddress: to });
+      this.debit(t.originId, COIN_TOKEN_ID, t.amount);
+      this.credit(t.toId, COIN_TOKEN_ID, t.amount);
+      await this.history('coinTransfer', hash, entryBytes(t), [t.originId, t.toId]);
+    }
+    for (const section of body.tokenSections) await this.tokenSection(section);
+    for (const [i, c] of body.assetCreations.entries()) await this.assetCreation(c, firstAssetId + BigInt(i));
+
+    nextId = await this.applyFlows(nextId);
+    await pruneTxIds(this.db, this.s, pinBegin(this.b.height + 1));
+    await setNextStateId(this.s, nextId);
+    await setNextHistoryId(this.s, this.historyId);
+    return { firstStateId: this.firstStateId, firstHistoryId };
+  }
+
+  private async reward(): Promise<void> {
+    const { toId, amount } = this.b.body.reward;
+    const address = await this.addressOfId(toId);
+    this.credit(toId, COIN_TOKEN_ID, amount);
+    await this.history('reward', rewardHash(address, amount, this.b.height), concatBytes(u64(toId), u64(amount)), [toId]);
+  }
+
+  /** exchange.md §5.4: the target id becomes used; an open order with it leaves the book, unlocked. */
+  private async cancelation(c: Extract<SignedEntry, { kind: 'cancelation' }>): Promise<void> {
+    const { hash } = await this.signed(c, {});
+    const target = canceledTransactionId(c);
+    await this.useTxId(target);
+    const order = await orderByTxId(this.s, target);
+    if (order) {
+      await removeOrder(this.s, order);
+      this.unlock(order.accountId, spendToken(order), order.amount - order.filled);
+    }
+    await this.history('cancelation', hash, concatBytes(u64(order?.id ?? 0n), entryBytes(c)), [c.originId]);
+  }
+
+  private async tokenSection(section: TokenSection): Promise<void> {
+    const asset = (await assetById(this.s, section.assetId)) ?? fail('EASSETIDNOTFOUND', `token section for unknown asset ${section.assetId}`);
+    const ctx = { assetHash: asset.hash };
+    for (const t of [...section.assetTransfers, ...section.shareTransfers]) {
+      const token = t.kind === 'assetTransfer' ? assetTokenId(asset.id) : liquidityTokenId(asset.id);
+      const to = await this.addressOfId(t.toId);
+      const { hash } = await this.signed(t, { ...ctx, toAddress: to });
+      this.debit(t.originId, token, t.amount);
+      this.credit(t.toId, token, t.amount);
+      await this.history('tokenTransfer', hash, concatBytes(u64(asset.id), entryBytes(t)), [t.originId, t.toId]);
+    }
+    for (const o of section.limitSwaps) {
+      if (!priceFromBytes(o.limit)) fail('EBADPRICE');
+      const { hash, id } = await this.signed(o, ctx);
+      const orderId = this.historyId;
+      const order: OpenOrder = {
+        id: orderId, accountId: o.originId, assetId: asset.id, isBuy: o.buy, amount: o.amount, filled: 0n,
+        limit: o.limit, pinHeight: id.pinHeight, nonceId: id.nonceId, txHash: hash, height: this.b.height,
+      };
+      this.lock(o.originId, spendToken(order), o.amount);
+      await addOrder(this.s, order);
+      this.newOrders.set(asset.id, [...(this.newOrders.get(asset.id) ?? []), orderId]);
+      await this.history('limitSwap', hash, concatBytes(u64(asset.id), entryBytes(o)), [o.originId]);
+    }
+    // §7.2: the match runs once per section with at least one new order.
+    if (section.limitSwaps.length > 0) await this.match(asset);
+    for (const d of section.liquidityDeposits) {
+      const { hash } = await this.signed(d, ctx);
+      const pool = await poolOf(this.s, asset.id);
+      const r = poolDeposit(pool, d.base, d.quote) ?? fail('EBALANCE', 'the deposit does not fit this pool');
+      if (r.minted === 0n) fail('EZEROAMOUNT', 'the deposit mints 0 shares'); // exchange.md §6.3 proposal
+      await setPool(this.s, asset.id, r.after);
+      this.debit(d.originId, COIN_TOKEN_ID, d.quote);
+      this.debit(d.originId, assetTokenId(asset.id), d.base);
+      this.credit(d.originId, liquidityTokenId(asset.id), r.minted);
+      await this.history('liquidityDeposit', hash, concatBytes(u64(asset.id), u64(r.minted), entryBytes(d)), [d.originId]);
+    }
+    for (const w of section.liquidityWithdrawals) {
+      const { hash } = await this.signed(w, ctx);
+      const pool = await poolOf(this.s, asset.id);
+      if (w.shares > pool.shares) fail('EPOOLREDEEM', `${w.shares} > ${pool.shares} shares`);
+      const r = poolWithdraw(pool, w.shares) ?? fail('EPOOLREDEEM');
+      await setPool(this.s, asset.id, r.after);
+      this.debit(w.originId, liquidityTokenId(asset.id), w.shares);
+      this.credit(w.originId, assetTokenId(asset.id), r.base);
+      this.credit(w.originId, COIN_TOKEN_ID, r.quote);
+      await this.history('liquidityWithdrawal', hash, concatBytes(u64(asset.id), u64(r.base), u64(r.quote), entryBytes(w)), [w.originId]);
+    }
+  }
+
+  /** exchange.md §8: clears the asset's whole book against its pool and settles the fills. */
+  private async match(asset: Asset): Promise<void> {
+    const ids = new Set([...(await bookOrderIds(this.db, asset.id)), ...(this.newOrders.get(asset.id) ?? [])]);
+    const open = new Map<bigint, OpenOrder>();
+    const orders: Order[] = [];
+    for (const id of [...ids].sort((a, b) => (a < b ? -1 : 1))) {
+      const o = await orderById(this.s, id); // null when canceled or filled earlier in this block
+      const limit = o && priceFromBytes(o.limit);
+      if (!o || !limit) continue;
+      open.set(id, o);
+      orders.push({ id, isBuy: o.isBuy, limit, remaining: o.amount - o.filled });
+    }
+    const pool = await poolOf(this.s, asset.id);
+    const m = matchBook(pool, buildBook(orders));
+    const asTok = assetTokenId(asset.id);
+    for (const sw of m.buySwaps) {
+      const o = open.get(sw.id)!;
+      this.debit(o.accountId, COIN_TOKEN_ID, sw.quote);
+      this.unlock(o.accountId, COIN_TOKEN_ID, sw.quote);
+      this.credit(o.accountId, asTok, sw.base);
+      await updateOrder(this.s, { ...o, filled: o.filled + sw.quote });
+    }
+    for (const sw of m.sellSwaps) {
+      const o = open.get(sw.id)!;
+      this.debit(o.accountId, asTok, sw.base);
+      this.unlock(o.accountId, asTok, sw.base);
+      this.credit(o.accountId, COIN_TOKEN_ID, sw.quote);
+      await updateOrder(this.s, { ...o, filled: o.filled + sw.base });
+    }
+    await setPool(this.s, asset.id, { base: m.poolAfter.base, quote: m.poolAfter.quote, shares: pool.shares });
+    if (!m.recorded) return;
+    const record = {
+      assetId: asset.id, poolBefore: m.poolBefore, poolAfter: m.poolAfter,
+      buySwaps: m.buySwaps.map((s) => ({ historyId: s.id, base: s.base, quote: s.quote })),
+      sellSwaps: m.sellSwaps.map((s) => ({ historyId: s.id, base: s.base, quote: s.quote })),
+    };
+    const accounts = [...m.sellSwaps, ...m.buySwaps].map((s) => open.get(s.id)!.accountId);
+    const hash = sha256(concatBytes(this.b.hash, u64(asset.id)));
+    await this.history('match', hash, encodeMatch(record), accounts);
+    const trade = tradeTotals(record, asset.decimals);
+    if (trade.base !== 0 && trade.quote !== 0) await addTrade(this.s, asset.id, { height: this.b.height, timestamp: this.b.timestamp, ...trade });
+  }
+
+  private async assetCreation(c: Extract<SignedEntry, { kind: 'assetCreation' }>, assetId: bigint): Promise<void> {
+    const { hash } = await this.signed(c, {});
+    const asset: Asset = {
+      id: assetId, hash, name: '', decimals: c.precision, height: this.b.height, ownerAccountId: c.originId, supply: c.supply,
+    };
+    await addAsset(this.s, asset, c.name);
+    this.credit(c.originId, assetTokenId(assetId), c.supply);
+    await this.history('assetCreation', hash, concatBytes(u64(assetId), entryBytes(c)), [c.originId]);
+  }
+
+  /**
+   * Applies the summed flows (§3.3): existing rows must stay within 0 ≤ locked ≤ total < 2^64; a new
+   * row needs a positive credit and no debit or lock (N1). New rows draw state ids in the order of
+   * exchange.md §2.4 (existing accounts, then new ones; a new account's coin row reuses its id).
+   * Every new account must have received something. Returns the next state id.
+   */
+  private async applyFlows(nextId: bigint): Promise<bigint> {
+    const newRows: Flow[] = [];
+    for (const f of this.flows.values()) {
+      if (!(await hasBalanceRow(this.s, f.account, f.token))) {
+        if (f.plus === 0n || f.minus !== 0n || f.lockPlus !== 0n || f.lockMinus !== 0n) {
+          fail(f.token === COIN_TOKEN_ID ? 'EBALANCE' : 'ETOKBALANCE', `account ${f.account} cannot spend or lock token ${f.token} it receives in this block`);
+        }
+        if (f.plus > U64_MAX) fail('EBALANCE', 'balance overflows');
+        newRows.push(f);
+        await setBalance(this.s, f.account, f.token, { total: f.plus, locked: 0n });
+        continue;
+      }
+      const old = await balanceOf(this.s, f.account, f.token);
+      const total = old.total + f.plus - f.minus;
+      const locked = old.locked + f.lockPlus - f.lockMinus;
+      const short = f.token === COIN_TOKEN_ID ? 'EBALANCE' : 'ETOKBALANCE';
+      if (total < 0n || locked < 0n || locked > total) fail(short, `account ${f.account} token ${f.token}: total ${total}, locked ${locked}`);
+      if (total > U64_MAX || old.total + f.plus > U64_MAX || old.locked + f.lockPlus > U64_MAX) fail(short, 'balance overflows');
+      await setBalance(this.s, f.account, f.token, { total, locked });
+    }
+    for (let i = 0n; i < this.newAccounts; i++) {
+      const id = this.firstStateId + i;
+      if (!newRows.some((f) => f.account === id)) fail('EADDRPOLICY', `new account ${id} receives nothing`);
+    }
+    // Only the number of ids drawn matters: rows do not store theirs.
+    const drawing = newRows.filter((f) => !(this.isNew(f.account) && f.token === COIN_TOKEN_ID));
+    return nextId + BigInt(drawing.length);
+  }
 }
 
-function entryBytesOfReward(toId: bigint, amount: bigint): Uint8Array {
-  const b = new Uint8Array(16);
-  const v = new DataView(b.buffer);
-  v.setBigUint64(0, toId);
-  v.setBigUint64(8, amount);
-  return b;
+/** Buys spend coin, sells spend the asset (exchange.md §3.1). */
+function spendToken(o: OpenOrder): bigint {
+  return o.isBuy ? COIN_TOKEN_ID : assetTokenId(o.assetId);
+}
+
+/** exchange.md §11.1: buy swaps then sell swaps, each converted to a double as the reference does. */
+function tradeTotals(m: { buySwaps: { base: bigint; quote: bigint }[]; sellSwaps: { base: bigint; quote: bigint }[] }, decimals: number): { base: number; quote: number } {
+  let base = 0, quote = 0;
+  for (const s of [...m.buySwaps, ...m.sellSwaps]) {
+    let b = Number(s.base);
+    for (let i = 0; i < decimals; i++) b *= 0.1;
+    base += b;
+    quote += Number(s.quote) * 1e-8;
+  }
+  return { base, quote };
+}
+
+export async function applyBlock(db: Db, s: StateOverlay, b: BlockToApply): Promise<AppliedBlock> {
+  return new BlockApplier(db, s, b).apply();
 }

@@ -1,13 +1,27 @@
-// History entries (exchange.md §10.1): one per reward and per signed transaction, with global
-// consecutive ids assigned in processing order (§7.1). An entry is self-contained, so lookups and
-// account history need no block parsing:  kind u8 ‖ height u32 ‖ hash 32 ‖ payload.
-// Payloads: reward = toId u64 ‖ amount u64; signed kinds = the entry's body bytes.
+// History entries (exchange.md §10.1): one per reward, per signed transaction and per recorded
+// match, with global consecutive ids assigned in processing order (§7.1). An entry is
+// self-contained, so lookups and account history need no block parsing:
+//   kind u8 ‖ height u32 ‖ hash 32 ‖ payload
+// Payloads:
+//   reward              toId u64 ‖ amount u64
+//   coinTransfer        entry bytes
+//   tokenTransfer       assetId u64 ‖ entry bytes (its kind tells asset or liquidity token)
+//   limitSwap           assetId u64 ‖ entry bytes
+//   match               assetId u64 ‖ poolBefore (base, quote) ‖ poolAfter ‖ buys n u16 ‖ sells n u16
+//                       ‖ each swap (historyId u64, base u64, quote u64), buys first
+//   liquidityDeposit    assetId u64 ‖ sharesReceived u64 ‖ entry bytes
+//   liquidityWithdrawal assetId u64 ‖ receivedBase u64 ‖ receivedQuote u64 ‖ entry bytes
+//   cancelation         canceledOrderId u64 (0: none) ‖ entry bytes
+//   assetCreation       assetId u64 ‖ entry bytes
 import { Reader, Writer } from '../core/bytes.js';
 import { HASH_SIZE } from '../core/header.js';
 import { accountHistoryKey, historyKey, txHashKey, u64Value } from '../store/keys.js';
 import type { KeyWriter } from './ledger.js';
 
-export const HISTORY_KINDS = ['reward', 'coinTransfer'] as const;
+export const HISTORY_KINDS = [
+  'reward', 'coinTransfer', 'tokenTransfer', 'limitSwap', 'match', 'liquidityDeposit', 'liquidityWithdrawal',
+  'cancelation', 'assetCreation',
+] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
 export interface HistoryEntry {
@@ -35,4 +49,36 @@ export async function addHistoryEntry(s: KeyWriter, id: bigint, e: HistoryEntry,
   await s.put(historyKey(id), encodeHistoryEntry(e));
   for (const a of new Set(accounts)) await s.put(accountHistoryKey(a, id), new Uint8Array(0));
   await s.put(txHashKey(e.hash), u64Value(id));
+}
+
+/** One side's fill in a match record (exchange.md §8.7). */
+export interface MatchSwap { historyId: bigint; base: bigint; quote: bigint }
+
+export interface MatchRecord {
+  assetId: bigint;
+  poolBefore: { base: bigint; quote: bigint };
+  poolAfter: { base: bigint; quote: bigint };
+  buySwaps: MatchSwap[];
+  sellSwaps: MatchSwap[];
+}
+
+export function encodeMatch(m: MatchRecord): Uint8Array {
+  const w = new Writer(44 + 24 * (m.buySwaps.length + m.sellSwaps.length))
+    .u64(m.assetId).u64(m.poolBefore.base).u64(m.poolBefore.quote).u64(m.poolAfter.base).u64(m.poolAfter.quote)
+    .u16(m.buySwaps.length).u16(m.sellSwaps.length);
+  for (const s of [...m.buySwaps, ...m.sellSwaps]) w.u64(s.historyId).u64(s.base).u64(s.quote);
+  return w.finish();
+}
+
+export function decodeMatch(payload: Uint8Array): MatchRecord {
+  const r = new Reader(payload);
+  const assetId = r.u64();
+  const poolBefore = { base: r.u64(), quote: r.u64() };
+  const poolAfter = { base: r.u64(), quote: r.u64() };
+  const nb = r.u16(), ns = r.u16();
+  const swap = (): MatchSwap => ({ historyId: r.u64(), base: r.u64(), quote: r.u64() });
+  const buySwaps = Array.from({ length: nb }, swap);
+  const sellSwaps = Array.from({ length: ns }, swap);
+  r.end();
+  return { assetId, poolBefore, poolAfter, buySwaps, sellSwaps };
 }

@@ -4,10 +4,10 @@ import { Reader, Writer } from '../core/bytes.js';
 import { fail } from '../core/errors.js';
 import type { Db } from '../store/database.js';
 import {
-  COUNTER_HISTORY_ID, COUNTER_STATE_ID, accountKey, addressKey, balanceKey, readU64, u64Value,
+  COUNTER_HISTORY_ID, COUNTER_STATE_ID, accountKey, addressKey, balanceKey, holderKey, readU64, u64Value,
 } from '../store/keys.js';
 
-export const COIN_TOKEN_ID = 0n;
+export { COIN_TOKEN_ID } from './tokens.js';
 
 /** Anything that reads keys: the database or an overlay on it. */
 export interface KeyReader {
@@ -47,9 +47,15 @@ export async function balanceOf(s: KeyReader, accountId: bigint, tokenId: bigint
   return { total: r.u64(), locked: r.u64() };
 }
 
+/** Whether the (account, token) row exists; rows are created on first credit and never deleted (exchange.md §3.1). */
+export async function hasBalanceRow(s: KeyReader, accountId: bigint, tokenId: bigint): Promise<boolean> {
+  return (await s.get(balanceKey(accountId, tokenId))) !== undefined;
+}
+
+/** Writes a balance row; a new row is also listed among the token's holders (for the richlist). */
 export async function setBalance(s: KeyWriter, accountId: bigint, tokenId: bigint, b: Balance): Promise<void> {
   if (b.locked > b.total) fail('EBALANCE', `locked ${b.locked} > total ${b.total}`);
-  if (b.total === 0n && b.locked === 0n) return s.del(balanceKey(accountId, tokenId));
+  if (!(await hasBalanceRow(s, accountId, tokenId))) await s.put(holderKey(tokenId, accountId), new Uint8Array(0));
   await s.put(balanceKey(accountId, tokenId), new Writer(16).u64(b.total).u64(b.locked).finish());
 }
 

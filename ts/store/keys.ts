@@ -11,6 +11,14 @@
 //   't' txHash 32       → historyId u64
 //   'n' pinHeight u32 accountId u64 nonceId u32 → height u32 (the transaction-id cache, §7.6)
 //   'c' name            → state counters (next state id, next history id)
+//   'r' tokenId u64 accountId u64 → (empty): holders of a token, for the richlist
+// Exchange (exchange.md):
+//   'S' assetId u64     → asset record            'Z' assetHash 32 → assetId u64
+//   'P' assetId u64     → pool (base, quote, shares)
+//   'o' orderId u64     → open order record       'O' assetId u64 orderId u64 → (empty): the book
+//   'q' accountId u64 pinHeight u32 nonceId u32 → orderId (cancelation lookup)
+//   'y' accountId u64 orderId u64 → (empty): an account's open orders
+//   'T' assetId u64 height u32 → trade of that block (charts, exchange.md §11)
 
 export const META_HEAD = meta('m', 'head');
 export const COUNTER_STATE_ID = meta('c', 'stateId');
@@ -49,6 +57,31 @@ export const accountHistoryKey = (accountId: bigint, historyId: bigint) =>
 export const txHashKey = (hash: Uint8Array) => withBytes('t', hash);
 export const txIdKey = (pinHeight: number, accountId: bigint, nonceId: number) =>
   key('n', 16, (v) => { v.setUint32(0, pinHeight); v.setBigUint64(4, accountId); v.setUint32(12, nonceId); });
+
+export const holderKey = (tokenId: bigint, accountId: bigint) =>
+  key('r', 16, (v) => { v.setBigUint64(0, tokenId); v.setBigUint64(8, accountId); });
+export const assetKey = (id: bigint) => key('S', 8, (v) => v.setBigUint64(0, id));
+export const assetHashKey = (hash: Uint8Array) => withBytes('Z', hash);
+export const poolKey = (assetId: bigint) => key('P', 8, (v) => v.setBigUint64(0, assetId));
+export const orderKey = (id: bigint) => key('o', 8, (v) => v.setBigUint64(0, id));
+export const bookKey = (assetId: bigint, orderId: bigint) =>
+  key('O', 16, (v) => { v.setBigUint64(0, assetId); v.setBigUint64(8, orderId); });
+export const orderTxKey = (accountId: bigint, pinHeight: number, nonceId: number) =>
+  key('q', 16, (v) => { v.setBigUint64(0, accountId); v.setUint32(8, pinHeight); v.setUint32(12, nonceId); });
+export const accountOrderKey = (accountId: bigint, orderId: bigint) =>
+  key('y', 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, orderId); });
+export const tradeKey = (assetId: bigint, height: number) =>
+  key('T', 12, (v) => { v.setBigUint64(0, assetId); v.setUint32(8, height); });
+
+/** All keys that start with `prefix` (the range for iterators). */
+export function keysStartingWith(prefix: Uint8Array): { gte: Uint8Array; lt: Uint8Array } {
+  const lt = prefix.slice();
+  let i = lt.length - 1;
+  while (i >= 0 && lt[i] === 0xff) i--;
+  if (i < 0) throw new Error('prefix of 0xff bytes has no upper bound');
+  lt[i]++;
+  return { gte: prefix, lt: lt.subarray(0, i + 1) };
+}
 
 /** The key range of one prefix, optionally narrowed by a key suffix. */
 export function prefixRange(prefix: string): { gte: Uint8Array; lt: Uint8Array } {
