@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initKernel } from '../ts/kernel/instance.js';
 import { Chain } from '../ts/chain/chain.js';
-import { buildTemplate, type TemplateTransfer } from '../ts/chain/template.js';
+import { buildTemplate } from '../ts/chain/template.js';
+import type { PendingTx } from '../ts/mempool/pending.js';
 import { REGTEST, powVersionAt } from '../ts/consensus/params.js';
 import { checkHeader, type HeaderChainView } from '../ts/consensus/header_check.js';
 import { blockHash, parseHeader } from '../ts/core/header.js';
@@ -43,7 +44,7 @@ async function benchHeaders(): Promise<void> {
   const miner = addressOfPrivateKey(Uint8Array.from({ length: 32 }, (_, i) => i + 1));
   const N = 2000;
   for (let h = 1; h <= N; h++) {
-    const t = await buildTemplate(chain, dbReader(db), miner, T0 + 20 * h);
+    const t = await buildTemplate(chain, db, miner, T0 + 20 * h);
     const v = new DataView(t.header.buffer);
     for (let n = 0; !powCheck(t.header, powVersionAt(REGTEST, h)); n++) v.setUint32(76, n);
     await chain.append(t.header, t.body, { now: T0 + 20 * h });
@@ -74,14 +75,16 @@ async function benchBlocks(): Promise<void> {
   const blocks: { header: Uint8Array; body: Uint8Array; bytes: number }[] = [];
   let nonceId = 0;
   for (let h = 1; h <= 2 + BLOCKS; h++) {
-    const transfers: TemplateTransfer[] = [];
+    const transfers: PendingTx[] = [];
     if (h > 2) {
       for (let i = 0; i < TRANSFERS_PER_BLOCK; i++, nonceId++) {
-        const hash = txHash({ pinHash: chain.hashAt(0), pinHeight: 0, nonceId, feeE8: fee16Decode(0) }, { type: 'coinTransfer', toAddress: receiver, amount: 1n });
-        transfers.push({ originId: 1n, toAddress: receiver, amount: 1n, pinHeight: 0, nonceId, feeCode: 0, signature: signDigest(hash, sk) });
+        const payload = { type: 'coinTransfer' as const, toAddress: receiver, amount: 1n };
+        const pinHash = chain.hashAt(0);
+        const hash = txHash({ pinHash, pinHeight: 0, nonceId, feeE8: fee16Decode(0) }, payload);
+        transfers.push({ hash, payload, originId: 1n, originAddress: sender, pinHeight: 0, pinHash, nonceId, feeCode: 0, feeE8: 1n, signature: signDigest(hash, sk) });
       }
     }
-    const t = await buildTemplate(chain, dbReader(src.db), h === 2 ? receiver : sender, T0 + 20 * h, transfers);
+    const t = await buildTemplate(chain, src.db, h === 2 ? receiver : sender, T0 + 20 * h, transfers);
     await chain.append(t.header, t.body, { now: T0 + 20 * h, skipPow: true });
     blocks.push({ header: t.header, body: t.body, bytes: t.body.length });
   }

@@ -186,46 +186,6 @@ impl Fe {
         assert!(self.0.iter().all(|&x| x < 1 << 29), "field limb out of bounds: {:x?}", self.0);
     }
 
-    /// Reduces 19 product columns (each < 2⁶²) to magnitude 1.
-    #[inline(always)]
-    fn reduce(c: [u64; 19]) -> Fe {
-        let mut t = [0u64; 10];
-        t.copy_from_slice(&c[..10]);
-        // Position j ≥ 10 ≡ 0x3D10 at position j−10 plus 2¹⁰ at position j−9 (2²⁶⁰ ≡ 2³⁶ + 0x3D10).
-        // Each upper column k = l + h·2²⁶ (l < 2²⁶, h < 2³⁶) puts l at position k and h at k + 1,
-        // so every product below stays under 2⁵⁰ and no carry chain runs first.
-        let mut top = 0u64; // h of column 18, at position 19 ≡ 0x3D10 at 9 plus 2¹⁰ at 10
-        for k in 10..19 {
-            let (l, h) = (c[k] & M26, c[k] >> 26);
-            t[k - 10] += l * R260_LO;
-            t[k - 9] += (l << 10) + h * R260_LO;
-            if k <= 17 {
-                t[k - 8] += h << 10;
-            } else {
-                top = h << 10; // < 2⁴²
-            }
-        }
-        // position 10 ≡ 0x3D10 at 0 plus 2¹⁰ at 1
-        t[0] += top * R260_LO;
-        t[1] += top << 10;
-        for k in 0..9 {
-            t[k + 1] += t[k] >> 26;
-            t[k] &= M26;
-        }
-        let x = t[9] >> 22;
-        t[9] &= M22;
-        t[0] += x * R256_LO;
-        t[1] += (x << 6) + (t[0] >> 26);
-        t[0] &= M26;
-        t[2] += t[1] >> 26;
-        t[1] &= M26;
-        let mut r = [0u32; 10];
-        for i in 0..10 {
-            r[i] = t[i] as u32;
-        }
-        Fe(r)
-    }
-
     /// a·b; inputs of magnitude ≤ 7, result of magnitude 1.
     fn mul(&self, b: &Fe) -> Fe {
         #[cfg(all(test, debug_assertions))]
@@ -235,27 +195,87 @@ impl Fe {
         }
         let [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9] = self.0.map(|x| x as u64);
         let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9] = b.0.map(|x| x as u64);
-        Fe::reduce([
-            a0 * b0,
-            a0 * b1 + a1 * b0,
-            a0 * b2 + a1 * b1 + a2 * b0,
-            a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0,
-            a0 * b4 + a1 * b3 + a2 * b2 + a3 * b1 + a4 * b0,
-            a0 * b5 + a1 * b4 + a2 * b3 + a3 * b2 + a4 * b1 + a5 * b0,
-            a0 * b6 + a1 * b5 + a2 * b4 + a3 * b3 + a4 * b2 + a5 * b1 + a6 * b0,
-            a0 * b7 + a1 * b6 + a2 * b5 + a3 * b4 + a4 * b3 + a5 * b2 + a6 * b1 + a7 * b0,
-            a0 * b8 + a1 * b7 + a2 * b6 + a3 * b5 + a4 * b4 + a5 * b3 + a6 * b2 + a7 * b1 + a8 * b0,
-            a0 * b9 + a1 * b8 + a2 * b7 + a3 * b6 + a4 * b5 + a5 * b4 + a6 * b3 + a7 * b2 + a8 * b1 + a9 * b0,
-            a1 * b9 + a2 * b8 + a3 * b7 + a4 * b6 + a5 * b5 + a6 * b4 + a7 * b3 + a8 * b2 + a9 * b1,
-            a2 * b9 + a3 * b8 + a4 * b7 + a5 * b6 + a6 * b5 + a7 * b4 + a8 * b3 + a9 * b2,
-            a3 * b9 + a4 * b8 + a5 * b7 + a6 * b6 + a7 * b5 + a8 * b4 + a9 * b3,
-            a4 * b9 + a5 * b8 + a6 * b7 + a7 * b6 + a8 * b5 + a9 * b4,
-            a5 * b9 + a6 * b8 + a7 * b7 + a8 * b6 + a9 * b5,
-            a6 * b9 + a7 * b8 + a8 * b7 + a9 * b6,
-            a7 * b9 + a8 * b8 + a9 * b7,
-            a8 * b9 + a9 * b8,
-            a9 * b9,
-        ])
+        // Position k ≥ 10 ≡ 0x3D10 at k − 10 plus 2¹⁰ at k − 9 (2²⁶⁰ ≡ 2³⁶ + 0x3D10). Column k + 10
+        // is split as l + h·2²⁶ (every product below 2⁵⁰) and folded while column k is summed,
+        // so that few values are live at once; column 18's h sits at position 19 ≡ 0x3D10 at 9
+        // plus 2¹⁰ at 10, and position 10 ≡ 0x3D10 at 0 plus 2¹⁰ at 1.
+        let u = a9 * b9;
+        let (l18, h18) = (u & M26, u >> 26);
+        let top = h18 << 10;
+        let mut r = [0u32; 10];
+        // pending additions for positions k + 1 and k + 2
+        let (mut p1, mut p2) = (top << 10, 0u64);
+        let mut acc = top * R260_LO;
+        let u = a1 * b9 + a2 * b8 + a3 * b7 + a4 * b6 + a5 * b5 + a6 * b4 + a7 * b3 + a8 * b2 + a9 * b1;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * b0 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[0] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a2 * b9 + a3 * b8 + a4 * b7 + a5 * b6 + a6 * b5 + a7 * b4 + a8 * b3 + a9 * b2;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * b1 + a1 * b0 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[1] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a3 * b9 + a4 * b8 + a5 * b7 + a6 * b6 + a7 * b5 + a8 * b4 + a9 * b3;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * b2 + a1 * b1 + a2 * b0 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[2] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a4 * b9 + a5 * b8 + a6 * b7 + a7 * b6 + a8 * b5 + a9 * b4;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[3] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a5 * b9 + a6 * b8 + a7 * b7 + a8 * b6 + a9 * b5;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * b4 + a1 * b3 + a2 * b2 + a3 * b1 + a4 * b0 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[4] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a6 * b9 + a7 * b8 + a8 * b7 + a9 * b6;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * b5 + a1 * b4 + a2 * b3 + a3 * b2 + a4 * b1 + a5 * b0 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[5] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a7 * b9 + a8 * b8 + a9 * b7;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * b6 + a1 * b5 + a2 * b4 + a3 * b3 + a4 * b2 + a5 * b1 + a6 * b0 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[6] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a8 * b9 + a9 * b8;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * b7 + a1 * b6 + a2 * b5 + a3 * b4 + a4 * b3 + a5 * b2 + a6 * b1 + a7 * b0 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[7] = (acc & M26) as u32;
+        acc >>= 26;
+        acc += a0 * b8 + a1 * b7 + a2 * b6 + a3 * b5 + a4 * b4 + a5 * b3 + a6 * b2 + a7 * b1 + a8 * b0 + l18 * R260_LO + p1;
+        p1 = p2 + (l18 << 10) + h18 * R260_LO;
+        r[8] = (acc & M26) as u32;
+        acc >>= 26;
+        acc += a0 * b9 + a1 * b8 + a2 * b7 + a3 * b6 + a4 * b5 + a5 * b4 + a6 * b3 + a7 * b2 + a8 * b1 + a9 * b0 + p1;
+        // acc = position 9 and everything above 2²⁵⁶ (< 2⁶²): fold that by 2²⁵⁶ ≡ 2³² + 977
+        let x = acc >> 22;
+        r[9] = (acc & M22) as u32;
+        let t0 = r[0] as u64 + x * R256_LO;
+        let t1 = r[1] as u64 + (x << 6) + (t0 >> 26);
+        r[0] = (t0 & M26) as u32;
+        r[1] = (t1 & M26) as u32;
+        r[2] += (t1 >> 26) as u32;
+        Fe(r)
     }
 
     /// a²; input of magnitude ≤ 7, result of magnitude 1.
@@ -264,27 +284,87 @@ impl Fe {
         self.check_mul_input();
         let [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9] = self.0.map(|x| x as u64);
         let [_, d1, d2, d3, d4, d5, d6, d7, d8, d9] = self.0.map(|x| 2 * x as u64);
-        Fe::reduce([
-            a0 * a0,
-            a0 * d1,
-            a0 * d2 + a1 * a1,
-            a0 * d3 + a1 * d2,
-            a0 * d4 + a1 * d3 + a2 * a2,
-            a0 * d5 + a1 * d4 + a2 * d3,
-            a0 * d6 + a1 * d5 + a2 * d4 + a3 * a3,
-            a0 * d7 + a1 * d6 + a2 * d5 + a3 * d4,
-            a0 * d8 + a1 * d7 + a2 * d6 + a3 * d5 + a4 * a4,
-            a0 * d9 + a1 * d8 + a2 * d7 + a3 * d6 + a4 * d5,
-            a1 * d9 + a2 * d8 + a3 * d7 + a4 * d6 + a5 * a5,
-            a2 * d9 + a3 * d8 + a4 * d7 + a5 * d6,
-            a3 * d9 + a4 * d8 + a5 * d7 + a6 * a6,
-            a4 * d9 + a5 * d8 + a6 * d7,
-            a5 * d9 + a6 * d8 + a7 * a7,
-            a6 * d9 + a7 * d8,
-            a7 * d9 + a8 * a8,
-            a8 * d9,
-            a9 * a9,
-        ])
+        // Position k ≥ 10 ≡ 0x3D10 at k − 10 plus 2¹⁰ at k − 9 (2²⁶⁰ ≡ 2³⁶ + 0x3D10). Column k + 10
+        // is split as l + h·2²⁶ (every product below 2⁵⁰) and folded while column k is summed,
+        // so that few values are live at once; column 18's h sits at position 19 ≡ 0x3D10 at 9
+        // plus 2¹⁰ at 10, and position 10 ≡ 0x3D10 at 0 plus 2¹⁰ at 1.
+        let u = a9 * a9;
+        let (l18, h18) = (u & M26, u >> 26);
+        let top = h18 << 10;
+        let mut r = [0u32; 10];
+        // pending additions for positions k + 1 and k + 2
+        let (mut p1, mut p2) = (top << 10, 0u64);
+        let mut acc = top * R260_LO;
+        let u = a1 * d9 + a2 * d8 + a3 * d7 + a4 * d6 + a5 * a5;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * a0 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[0] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a2 * d9 + a3 * d8 + a4 * d7 + a5 * d6;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * d1 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[1] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a3 * d9 + a4 * d8 + a5 * d7 + a6 * a6;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * d2 + a1 * a1 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[2] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a4 * d9 + a5 * d8 + a6 * d7;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * d3 + a1 * d2 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[3] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a5 * d9 + a6 * d8 + a7 * a7;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * d4 + a1 * d3 + a2 * a2 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[4] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a6 * d9 + a7 * d8;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * d5 + a1 * d4 + a2 * d3 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[5] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a7 * d9 + a8 * a8;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * d6 + a1 * d5 + a2 * d4 + a3 * a3 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[6] = (acc & M26) as u32;
+        acc >>= 26;
+        let u = a8 * d9;
+        let (l, h) = (u & M26, u >> 26);
+        acc += a0 * d7 + a1 * d6 + a2 * d5 + a3 * d4 + l * R260_LO + p1;
+        p1 = p2 + (l << 10) + h * R260_LO;
+        p2 = h << 10;
+        r[7] = (acc & M26) as u32;
+        acc >>= 26;
+        acc += a0 * d8 + a1 * d7 + a2 * d6 + a3 * d5 + a4 * a4 + l18 * R260_LO + p1;
+        p1 = p2 + (l18 << 10) + h18 * R260_LO;
+        r[8] = (acc & M26) as u32;
+        acc >>= 26;
+        acc += a0 * d9 + a1 * d8 + a2 * d7 + a3 * d6 + a4 * d5 + p1;
+        // acc = position 9 and everything above 2²⁵⁶ (< 2⁶²): fold that by 2²⁵⁶ ≡ 2³² + 977
+        let x = acc >> 22;
+        r[9] = (acc & M22) as u32;
+        let t0 = r[0] as u64 + x * R256_LO;
+        let t1 = r[1] as u64 + (x << 6) + (t0 >> 26);
+        r[0] = (t0 & M26) as u32;
+        r[1] = (t1 & M26) as u32;
+        r[2] += (t1 >> 26) as u32;
+        Fe(r)
     }
 
     fn sqr_n(&self, n: usize) -> Fe {
@@ -718,7 +798,7 @@ fn odd_multiples<const K: usize>(p: &Affine) -> [Affine; K] {
 }
 
 /// wNAF width for the fixed G tables and the per-signature R tables.
-const W_G: u32 = 12;
+const W_G: u32 = 10;
 const W_R: u32 = 5;
 const G_TABLE: usize = 1 << (W_G - 2);
 const R_TABLE: usize = 1 << (W_R - 2);
@@ -1397,6 +1477,27 @@ mod timing {
         let _ = g_tables();
         let d = [7u8; 32];
         let sig: [u8; 65] = [0xd7,0x06,0xa1,0x50,0x0a,0xcb,0x4f,0x40,0xa1,0xb4,0x82,0xcb,0xb9,0x59,0xe5,0xc4,0xd0,0x5d,0xa8,0xfe,0xf1,0x0b,0xa2,0xb4,0x84,0x7e,0x39,0xdb,0x49,0xa7,0x45,0x9d,0x7d,0x83,0x91,0xb6,0x5b,0x02,0x16,0x36,0x2f,0xc0,0xf3,0x24,0x5f,0xa1,0xb2,0x6f,0x02,0xd6,0xec,0x0d,0x83,0x5e,0xd2,0xe5,0x31,0x3a,0x48,0x9e,0x40,0xf3,0x19,0x76,0x01];
+        let op = std::env::var("OP").unwrap_or_default();
+        let a = Fe::from_u64x4(&[1, 2, 3, 4]);
+        let b = Fe::from_u64x4(&[5, 6, 7, 8]);
+        let g = Affine::g(); let j = g.to_jac().dbl();
+        let k = [0x1234567u64, 0x89abcdef, 0x1234567, 0x7777777];
+        let mut x = a;
+        match op.as_str() {
+            "mul" => for _ in 0..n { x = black_box(x.mul(&b)); },
+            "sqr" => for _ in 0..n { x = black_box(x.sqr()); },
+            "weak" => for _ in 0..n { x = black_box(x.weak()); },
+            "inv" => for _ in 0..n { x = black_box(x.inv()); },
+            "sqrt" => for _ in 0..n { black_box(black_box(a).sqrt()); },
+            "dbl" => for _ in 0..n { black_box(black_box(j).dbl()); },
+            "madd" => for _ in 0..n { black_box(black_box(j).add_affine(&g)); },
+            "table" => for _ in 0..n { black_box(odd_multiples::<8>(&black_box(g))); },
+            "ecmult" => for _ in 0..n { black_box(ecmult(&g, &k, &k)); },
+            "ninv" => for _ in 0..n { black_box(scalar::inv_mod(&black_box(k), &N)); },
+            "split" => for _ in 0..n { black_box(scalar::split_lambda(&black_box(k))); },
+            _ => {}
+        }
+        if !op.is_empty() { return; }
         for i in 0..n {
             let mut d2 = d;
             d2[0] = i as u8;

@@ -12,8 +12,9 @@ import { buildTemplate } from '../../ts/chain/template.js';
 import { MAINNET, REGTEST } from '../../ts/consensus/params.js';
 import { openDatabase, type Db } from '../../ts/store/database.js';
 import { accountIdOf, balanceOf, dbReader, COIN_TOKEN_ID } from '../../ts/state/ledger.js';
-import { parseHeader } from '../../ts/core/header.js';
-import { TestWallet } from '../helpers/wallet.js';
+import { parseHeader, serializeHeader } from '../../ts/core/header.js';
+import { bodyMerkleRoot, parseBody, serializeBody } from '../../ts/core/body.js';
+import { TestWallet, asBlockEntry } from '../helpers/wallet.js';
 import { NodeError } from '../../ts/core/errors.js';
 
 const dirs: string[] = [];
@@ -59,7 +60,7 @@ async function mineNext(db: Db, chain: Chain, nonceId: number): Promise<Block> {
     }
   }
   const payTo = h % 7 === 0 ? recipients[(h / 7) % recipients.length].address : miner.address;
-  const t = await buildTemplate(chain, state, payTo, now, transfers);
+  const t = await buildTemplate(chain, db, payTo, now, transfers);
   await chain.append(t.header, t.body, { now, skipPow: true });
   return { header: t.header, body: t.body };
 }
@@ -101,10 +102,10 @@ describe('2,000 mainnet blocks', () => {
   it('retargets to a harder target when blocks come too fast', async () => {
     const { db, chain } = await freshChain();
     for (let h = 1; h <= 720; h++) {
-      const t = await buildTemplate(chain, dbReader(db), miner.address, T0 + h); // 1 s apart
+      const t = await buildTemplate(chain, db, miner.address, T0 + h); // 1 s apart
       await chain.append(t.header, t.body, { now: T0 + h, skipPow: true });
     }
-    const t = await buildTemplate(chain, dbReader(db), miner.address, T0 + 721);
+    const t = await buildTemplate(chain, db, miner.address, T0 + 721);
     expect(parseHeader(t.header).target).toBe(0x21ffffff); // one more zero bit: twice as hard (§5.2)
     await db.close();
   }, 120_000);
@@ -113,7 +114,7 @@ describe('2,000 mainnet blocks', () => {
 describe('refused blocks change nothing', () => {
   it('keeps the state when a block fails late in its application', async () => {
     const { db, chain } = await freshChain(REGTEST);
-    const t1 = await buildTemplate(chain, dbReader(db), miner.address, T0);
+    const t1 = await buildTemplate(chain, db, miner.address, T0);
     await chain.append(t1.header, t1.body, { now: T0, skipPow: true });
     const before = await digest(db);
     // A transfer of more than the miner has: fails at the balance check, after accounts and history were staged.
@@ -121,8 +122,16 @@ describe('refused blocks change nothing', () => {
       pinHeight: 0, pinHash: chain.hashAt(0), nonceId: 1, feeCode: 0x2800,
       originId: 1n, toAddress: recipients[0].address, amount: 10n ** 12n,
     });
-    const t2 = await buildTemplate(chain, dbReader(db), recipients[0].address, T0 + 1, [bad]);
-    await expect(chain.append(t2.header, t2.body, { now: T0 + 1, skipPow: true })).rejects.toSatisfy((e) => e instanceof NodeError && e.code === 22);
+    // The template leaves it out (it would make the block invalid) …
+    const t2 = await buildTemplate(chain, db, recipients[0].address, T0 + 1, [bad]);
+    expect(parseBody(t2.body, 'V4').coinTransfers).toEqual([]);
+    // … so put it in by hand: new account 2 is the template's miner (recipients[0]).
+    const body = parseBody(t2.body, 'V4');
+    body.coinTransfers = [asBlockEntry(bad, 2, 2n)];
+    body.reward.amount += bad.feeE8;
+    const header = { ...parseHeader(t2.header), merkleRoot: bodyMerkleRoot(body, true) };
+    await expect(chain.append(serializeHeader(header), serializeBody(body), { now: T0 + 1, skipPow: true }))
+      .rejects.toSatisfy((e) => e instanceof NodeError && e.code === 22);
     expect(chain.length).toBe(1);
     expect(await digest(db)).toBe(before);
     await db.close();
@@ -136,7 +145,7 @@ describe('fork choice by worksum', () => {
     const out: Block[] = [];
     for (let i = 0; i < extra; i++) {
       const h = chain.length + 1;
-      const t = await buildTemplate(chain, dbReader(db), payTo.address, t0 + h * 20);
+      const t = await buildTemplate(chain, db, payTo.address, t0 + h * 20);
       await chain.append(t.header, t.body, { now: t0 + h * 20, skipPow: true });
       out.push({ header: t.header, body: t.body });
     }
@@ -148,7 +157,7 @@ describe('fork choice by worksum', () => {
     const { db, chain } = await freshChain(REGTEST);
     const main: Block[] = [];
     for (let h = 1; h <= 10; h++) {
-      const t = await buildTemplate(chain, dbReader(db), miner.address, T0 + h * 20);
+      const t = await buildTemplate(chain, db, miner.address, T0 + h * 20);
       await chain.append(t.header, t.body, { now: T0 + h * 20, skipPow: true });
       main.push({ header: t.header, body: t.body });
     }

@@ -6,29 +6,32 @@ import { fee16Decode } from '../../ts/kernel/fee16.js';
 import { relativePinFor } from '../../ts/core/pin.js';
 import { txHash } from '../../ts/core/transaction.js';
 import type { CoinTransferEntry } from '../../ts/core/entry.js';
-import type { TemplateTransfer } from '../../ts/chain/template.js';
+import type { PendingTx } from '../../ts/mempool/pending.js';
 
 export interface TransferFields {
   pinHeight: number; pinHash: Uint8Array; nonceId: number; feeCode: number;
   originId: bigint; toAddress: Uint8Array; amount: bigint;
 }
 
-/** Signs a coin transfer (consensus.md §7.2) with `sk`. */
-export function signCoinTransfer(sk: Uint8Array, o: TransferFields): TemplateTransfer {
-  const hash = txHash(
-    { pinHash: o.pinHash, pinHeight: o.pinHeight, nonceId: o.nonceId, feeE8: fee16Decode(o.feeCode) },
-    { type: 'coinTransfer', toAddress: o.toAddress, amount: o.amount },
-  );
-  return { originId: o.originId, toAddress: o.toAddress, amount: o.amount, pinHeight: o.pinHeight, nonceId: o.nonceId, feeCode: o.feeCode, signature: signDigest(hash, sk) };
+/** Signs a coin transfer (consensus.md §7.2) with `sk`, as the mempool holds it. */
+export function signCoinTransfer(sk: Uint8Array, o: TransferFields): PendingTx {
+  const feeE8 = fee16Decode(o.feeCode);
+  const payload = { type: 'coinTransfer' as const, toAddress: o.toAddress, amount: o.amount };
+  const hash = txHash({ pinHash: o.pinHash, pinHeight: o.pinHeight, nonceId: o.nonceId, feeE8 }, payload);
+  return {
+    hash, payload, originId: o.originId, originAddress: addressOfPrivateKey(sk), pinHeight: o.pinHeight, pinHash: o.pinHash,
+    nonceId: o.nonceId, feeCode: o.feeCode, feeE8, signature: signDigest(hash, sk),
+  };
 }
 
 /** The body entry of a signed transfer in block `height`, to account `toId`. */
-export function asBlockEntry(t: TemplateTransfer, height: number, toId: bigint): CoinTransferEntry {
+export function asBlockEntry(t: PendingTx, height: number, toId: bigint): CoinTransferEntry {
+  if (t.payload.type !== 'coinTransfer') throw new Error('not a coin transfer');
   const k = relativePinFor(height, t.pinHeight);
   if (k === null) throw new Error(`pin ${t.pinHeight} not usable at height ${height}`);
   return {
     kind: 'coinTransfer', originId: t.originId, pinNonce: { nonceId: t.nonceId, relativePin: k, reserved: new Uint8Array(3) },
-    feeCode: t.feeCode, signature: t.signature, toId, amount: t.amount,
+    feeCode: t.feeCode, signature: t.signature, toId, amount: t.payload.amount,
   };
 }
 
@@ -45,7 +48,7 @@ export class TestWallet {
 
   get addressText(): string { return formatAddress(this.address); }
 
-  transfer(o: TransferFields): TemplateTransfer {
+  transfer(o: TransferFields): PendingTx {
     return signCoinTransfer(this.sk, o);
   }
 

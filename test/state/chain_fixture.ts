@@ -5,7 +5,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chain, type StoredBlock } from '../../ts/chain/chain.js';
-import { buildTemplate, type TemplateTransfer } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/chain/template.js';
+import type { PendingTx } from '../../ts/mempool/pending.js';
 import { REGTEST, type NetworkParams } from '../../ts/consensus/params.js';
 import { addressOfPrivateKey } from '../../ts/core/keys.js';
 import { pinFloor } from '../../ts/core/pin.js';
@@ -43,7 +44,7 @@ export class ChainBuilder {
   get length(): number { return this.chain.length; }
 
   /** A coin transfer for the next block, pinned to the newest pin height and signed by `t.from`. */
-  async signTransfer(t: Transfer): Promise<TemplateTransfer> {
+  async signTransfer(t: Transfer): Promise<PendingTx> {
     const s = dbReader(this.db);
     const pinHeight = pinFloor(this.chain.length + 1);
     const originId = await accountIdOf(s, t.from.address);
@@ -59,7 +60,7 @@ export class ChainBuilder {
     const entries = [];
     for (const t of opts.transfers ?? []) entries.push(await this.signTransfer(t));
     const now = opts.timestamp ?? FIRST_TIMESTAMP + this.spacing * this.chain.length;
-    const t = await buildTemplate(this.chain, dbReader(this.db), miner, now, entries);
+    const t = await buildTemplate(this.chain, this.db, miner, now, entries);
     return this.chain.append(t.header, t.body, { now, skipPow: true });
   }
 

@@ -1,35 +1,36 @@
-// The block template a miner completes (http-api-details.md §5.6): body with the reward to the
-// miner, the best-paying pending transfers that fit (at most 400, within the 35,000-byte body),
-// new-address entries for the miner and for recipients without an account, and the header with the
-// next target, a valid timestamp, nonce 0 and the body's merkle root; plus the merkle prefix for
-// extra-nonce rolling.
-import { MAX_BODY_SIZE, bodyMerklePrefix, bodyMerkleRoot, extraNonceSize, serializeBody, type Body } from '../core/body.js';
-import { ENTRY_SIZE, type CoinTransferEntry } from '../core/entry.js';
+// The block template a miner completes (http-api-details.md §5.6): a body with the reward to the
+// miner and the best-paying pending transactions that fit (at most 400, within 35,000 bytes), with
+// new-address entries for the miner and for recipients without an account, one token section per
+// asset (exchange.md §7.1, P6); and the header with the next target, a valid timestamp, nonce 0 and
+// the body's merkle root; plus the merkle prefix for extra-nonce rolling.
+// The builder tries the block on the current ledger before offering it: transactions that would
+// make it invalid (a fill crediting 0 to a new row, a deposit minting 0 shares: exchange.md §3.3,
+// §14.3 P3) are left out.
+import {
+  MAX_BODY_SIZE, bodyMerklePrefix, bodyMerkleRoot, emptyTokenSection, extraNonceSize, serializeBody,
+  type Body, type TokenSection,
+} from '../core/body.js';
+import { ENTRY_SIZE, type SignedEntry, type SignedHead } from '../core/entry.js';
+import { NodeError } from '../core/errors.js';
 import { serializeHeader } from '../core/header.js';
 import { toHex } from '../core/hex.js';
 import { relativePinFor } from '../core/pin.js';
-import { feeE8OfCode } from '../core/transaction.js';
+import { transactionIdKey } from '../core/transaction.js';
+import { checkBlockBody } from '../consensus/block_check.js';
 import { expectedTarget, targetAt, timestampContext } from '../consensus/header_check.js';
 import { bodyLayoutAt, merkleNewTypeAt, requiredHeaderVersion } from '../consensus/params.js';
 import { maxRewardClaim } from '../consensus/reward.js';
 import { targetDifficulty } from '../consensus/target.js';
 import { minimumTimestamp } from '../consensus/timestamp.js';
-import { accountIdOf, nextStateId, type KeyReader } from '../state/ledger.js';
+import type { PendingTx } from '../mempool/pending.js';
+import { applyBlock } from '../state/apply_block.js';
+import { accountIdOf, dbReader, nextStateId } from '../state/ledger.js';
+import { StateOverlay } from '../state/overlay.js';
+import type { Db } from '../store/database.js';
 import type { Chain } from './chain.js';
 
 /** The reference's miner takes at most this many transactions (http-api-details.md §4.6). */
 export const MAX_TEMPLATE_TRANSACTIONS = 400;
-
-/** A signed coin transfer waiting for a block, as the mempool holds it (recipient by address). */
-export interface TemplateTransfer {
-  originId: bigint;
-  toAddress: Uint8Array;
-  amount: bigint;
-  pinHeight: number;
-  nonceId: number;
-  feeCode: number;
-  signature: Uint8Array;
-}
 
 export interface BlockTemplate {
   height: number;
@@ -46,75 +47,164 @@ function templateVersion(chain: Chain, height: number): number {
   return requiredHeaderVersion(chain.params, height) ?? 1;
 }
 
+/** Turns pending transactions into a body for `height` (ids resolved, new addresses listed). */
+class BodyAssembler {
+  readonly newAddresses: Uint8Array[] = [];
+  private readonly newIds = new Map<string, bigint>();
+  readonly coinTransfers: Extract<SignedEntry, { kind: 'coinTransfer' }>[] = [];
+  readonly cancelations: Extract<SignedEntry, { kind: 'cancelation' }>[] = [];
+  readonly sections = new Map<bigint, TokenSection>();
+  readonly assetCreations: Extract<SignedEntry, { kind: 'assetCreation' }>[] = [];
+  fees = 0n;
+  size: number;
+
+  constructor(private readonly db: Db, private readonly height: number, private readonly firstNewId: bigint, readonly layout: Body['layout']) {
+    // Extra nonce, address count, reward, the count fields of the layout (V1 also has 2 reserved bytes).
+    this.size = extraNonceSize(layout) + (layout === 'V1' ? 4 + 2 : 2) + 16 + 4 + (layout === 'V4' ? 6 : 0);
+  }
+
+  async idOf(address: Uint8Array): Promise<{ id: bigint; isNew: boolean }> {
+    const existing = await accountIdOf(dbReader(this.db), address);
+    if (existing !== undefined) return { id: existing, isNew: false };
+    const known = this.newIds.get(toHex(address));
+    return known !== undefined ? { id: known, isNew: false } : { id: this.firstNewId + BigInt(this.newAddresses.length), isNew: true };
+  }
+
+  addNew(address: Uint8Array, id: bigint): void {
+    this.newAddresses.push(address);
+    this.newIds.set(toHex(address), id);
+    this.size += 20;
+  }
+
+  /** Adds `tx` if it fits; false when its pin is out of reach or the body would grow too large. */
+  async add(tx: PendingTx): Promise<boolean> {
+    const k = relativePinFor(this.height, tx.pinHeight);
+    if (k === null) return false;
+    const p = tx.payload;
+    if (this.layout !== 'V4' && p.type !== 'coinTransfer') return false;
+    const head: SignedHead = {
+      originId: tx.originId, pinNonce: { nonceId: tx.nonceId, relativePin: k, reserved: new Uint8Array(3) },
+      feeCode: tx.feeCode, signature: tx.signature,
+    };
+    const to = 'toAddress' in p ? await this.idOf(p.toAddress) : null;
+    const section = tx.assetId !== undefined ? this.sections.get(tx.assetId) : undefined;
+    let entry: SignedEntry;
+    switch (p.type) {
+      case 'coinTransfer': entry = { kind: 'coinTransfer', ...head, toId: to!.id, amount: p.amount }; break;
+      case 'tokenTransfer': entry = { kind: p.isLiquidity ? 'shareTransfer' : 'assetTransfer', ...head, toId: to!.id, amount: p.amount }; break;
+      case 'limitSwap': entry = { kind: 'limitSwap', ...head, buy: p.isBuy, amount: p.amount, limit: p.limit }; break;
+      case 'liquidityDeposit': entry = { kind: 'liquidityDeposit', ...head, quote: p.quote, base: p.base }; break;
+      case 'liquidityWithdrawal': entry = { kind: 'liquidityWithdrawal', ...head, shares: p.shares }; break;
+      case 'cancelation': entry = { kind: 'cancelation', ...head, cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId }; break;
+      case 'assetCreation': entry = { kind: 'assetCreation', ...head, supply: p.supply, precision: p.precision, name: p.name }; break;
+    }
+    const bytes = ENTRY_SIZE[entry.kind] + (to?.isNew ? 20 : 0) + (tx.assetId !== undefined && !section ? 8 + 7 : 0);
+    if (this.size + bytes > MAX_BODY_SIZE) return false;
+    this.size += bytes;
+    if (to?.isNew) this.addNew((p as { toAddress: Uint8Array }).toAddress, to.id);
+    this.fees += tx.feeE8;
+    switch (entry.kind) {
+      case 'coinTransfer': this.coinTransfers.push(entry); break;
+      case 'cancelation': this.cancelations.push(entry); break;
+      case 'assetCreation': this.assetCreations.push(entry); break;
+      default: {
+        let s = section;
+        if (!s) this.sections.set(tx.assetId!, (s = emptyTokenSection(tx.assetId!)));
+        switch (entry.kind) {
+          case 'assetTransfer': s.assetTransfers.push(entry); break;
+          case 'shareTransfer': s.shareTransfers.push(entry); break;
+          case 'limitSwap': s.limitSwaps.push(entry); break;
+          case 'liquidityDeposit': s.liquidityDeposits.push(entry); break;
+          case 'liquidityWithdrawal': s.liquidityWithdrawals.push(entry); break;
+        }
+      }
+    }
+    return true;
+  }
+
+  body(rewardTo: bigint, subsidyAndFees: bigint): Body {
+    return {
+      layout: this.layout,
+      extraNonce: new Uint8Array(extraNonceSize(this.layout)),
+      newAddresses: this.newAddresses,
+      reward: { toId: rewardTo, amount: subsidyAndFees },
+      coinTransfers: this.coinTransfers,
+      cancelations: this.cancelations,
+      tokenSections: [...this.sections.values()],
+      assetCreations: this.assetCreations,
+    };
+  }
+}
+
 /**
- * Builds the template for block length + 1. `transfers` come best-paying first; those whose pin
- * is out of reach at this height, or that do not fit, are left out.
+ * Picks, in the given (best-paying first) order, at most 400 transactions that fit; a cancelation
+ * and the transaction it cancels are never both taken: the first one wins (exchange.md §7.1).
  */
-export async function buildTemplate(
-  chain: Chain, state: KeyReader, miner: Uint8Array, now: number, transfers: TemplateTransfer[] = [],
-): Promise<BlockTemplate> {
+function choose(pending: PendingTx[]): PendingTx[] {
+  const taken = new Set<string>();
+  const out: PendingTx[] = [];
+  for (const tx of pending) {
+    if (out.length >= MAX_TEMPLATE_TRANSACTIONS) break;
+    const own = transactionIdKey({ accountId: tx.originId, pinHeight: tx.pinHeight, nonceId: tx.nonceId });
+    const p = tx.payload;
+    const target = p.type === 'cancelation' ? transactionIdKey({ accountId: tx.originId, pinHeight: p.cancelHeight, nonceId: p.cancelNonceId }) : null;
+    if (taken.has(own) || (target !== null && taken.has(target))) continue;
+    taken.add(own);
+    if (target !== null) taken.add(target);
+    out.push(tx);
+  }
+  return out;
+}
+
+/**
+ * Builds the template for block length + 1 paying `miner`, from `pending` (best-paying first).
+ * Call it between chain changes (Chain.locked), so the ledger does not move underneath.
+ */
+export async function buildTemplate(chain: Chain, db: Db, miner: Uint8Array, now: number, pending: PendingTx[] = []): Promise<BlockTemplate> {
   const p = chain.params;
   const height = chain.length + 1;
   const version = templateVersion(chain, height);
   const layout = bodyLayoutAt(p, height, version);
-
-  const firstNewId = await nextStateId(state);
-  const newAddresses: Uint8Array[] = [];
-  const newIds = new Map<string, bigint>();
-  const idOf = async (address: Uint8Array): Promise<{ id: bigint; isNew: boolean }> => {
-    const existing = await accountIdOf(state, address);
-    if (existing !== undefined) return { id: existing, isNew: false };
-    const k = toHex(address);
-    const known = newIds.get(k);
-    if (known !== undefined) return { id: known, isNew: false };
-    return { id: firstNewId + BigInt(newAddresses.length), isNew: true };
-  };
-  const addNew = (address: Uint8Array, id: bigint) => { newAddresses.push(address); newIds.set(toHex(address), id); };
-
-  const minerRef = await idOf(miner);
-  if (minerRef.isNew) addNew(miner, minerRef.id);
-
-  // Fixed part: extra nonce, 4 count fields, reward; each entry adds its bytes (and 20 for a new address).
-  let size = extraNonceSize(layout) + 2 + 20 * newAddresses.length + 16 + 4 + (layout === 'V4' ? 6 : 0) + (layout === 'V1' ? 2 + 2 : 0);
-  const entries: CoinTransferEntry[] = [];
-  for (const t of transfers) {
-    if (entries.length >= MAX_TEMPLATE_TRANSACTIONS) break;
-    const k = relativePinFor(height, t.pinHeight);
-    if (k === null) continue;
-    const to = await idOf(t.toAddress);
-    const bytes = ENTRY_SIZE.coinTransfer + (to.isNew ? 20 : 0);
-    if (size + bytes > MAX_BODY_SIZE) continue;
-    if (to.isNew) addNew(t.toAddress, to.id);
-    size += bytes;
-    entries.push({
-      kind: 'coinTransfer', originId: t.originId, pinNonce: { nonceId: t.nonceId, relativePin: k, reserved: new Uint8Array(3) },
-      feeCode: t.feeCode, signature: t.signature, toId: to.id, amount: t.amount,
-    });
-  }
-
-  const fees = entries.reduce((sum, e) => sum + feeE8OfCode(e.feeCode), 0n);
-  const blockReward = maxRewardClaim(height, fees);
-  const body: Body = {
-    layout,
-    extraNonce: new Uint8Array(extraNonceSize(layout)),
-    newAddresses,
-    reward: { toId: minerRef.id, amount: blockReward },
-    coinTransfers: entries,
-    cancelations: [], tokenSections: [], assetCreations: [],
-  };
-
   const ts = timestampContext(chain);
+  const timestamp = Math.max(now, minimumTimestamp(ts.previous, ts.retargetFloorTimestamp));
   const target = expectedTarget(p, chain);
-  const header = serializeHeader({
-    prevHash: chain.tipHash,
-    target,
-    merkleRoot: bodyMerkleRoot(body, merkleNewTypeAt(p, height)),
-    version,
-    timestamp: Math.max(now, minimumTimestamp(ts.previous, ts.retargetFloorTimestamp)),
-    nonce: 0,
+  const firstNewId = await nextStateId(dbReader(db));
+
+  const assemble = async (txs: PendingTx[]): Promise<Body> => {
+    const a = new BodyAssembler(db, height, firstNewId, layout);
+    const minerRef = await a.idOf(miner);
+    if (minerRef.isNew) a.addNew(miner, minerRef.id);
+    for (const tx of txs) await a.add(tx);
+    return a.body(minerRef.id, maxRewardClaim(height, a.fees));
+  };
+  const header = (body: Body) => serializeHeader({
+    prevHash: chain.tipHash, target, merkleRoot: bodyMerkleRoot(body, merkleNewTypeAt(p, height)), version, timestamp, nonce: 0,
   });
+  /** Whether the block would be accepted by this ledger (proof of work aside). */
+  const valid = async (body: Body): Promise<boolean> => {
+    try {
+      const bytes = serializeBody(body);
+      checkBlockBody(p, height, { prevHash: chain.tipHash, target, merkleRoot: bodyMerkleRoot(body, merkleNewTypeAt(p, height)), version, timestamp, nonce: 0 }, bytes);
+      await applyBlock(db, new StateOverlay(db), {
+        height, hash: new Uint8Array(32), timestamp, body, hashAt: (k) => chain.hashAt(k), verifySignatures: false,
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof NodeError) return false;
+      throw e;
+    }
+  };
+
+  const candidates = choose(pending);
+  let body = await assemble(candidates);
+  if (candidates.length > 0 && !(await valid(body))) {
+    // Keep each transaction only if the block stays valid with it (rare: only exchange hazards fail).
+    const kept: PendingTx[] = [];
+    for (const tx of candidates) if (await valid(await assemble([...kept, tx]))) kept.push(tx);
+    body = await assemble(kept);
+  }
   return {
-    height, header, body: serializeBody(body), merklePrefix: bodyMerklePrefix(body), blockReward,
-    difficulty: targetDifficulty(targetAt(p, height, target)),
+    height, header: header(body), body: serializeBody(body), merklePrefix: bodyMerklePrefix(body),
+    blockReward: body.reward.amount, difficulty: targetDifficulty(targetAt(p, height, target)),
   };
 }

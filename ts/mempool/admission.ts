@@ -7,6 +7,7 @@ import { equalBytes } from '../core/hex.js';
 import { recoverPublicKey } from '../core/keys.js';
 import { isMempoolPinHeight } from '../core/pin.js';
 import { txHash, type TransactionPayload } from '../core/transaction.js';
+import { assetByHash } from '../state/assets.js';
 import { accountIdOf, balanceOf, type KeyReader } from '../state/ledger.js';
 import { hasTxId } from '../state/txids.js';
 import type { Mempool } from './mempool.js';
@@ -39,18 +40,29 @@ export async function freeBalances(state: KeyReader, accountId: bigint, tokens: 
 /** Checks `req` against the chain and inserts it; returns the admitted transaction. */
 export async function admit(mempool: Mempool, chain: ChainTip, state: KeyReader, minFeeCode: number, req: SignedRequest): Promise<PendingTx> {
   if (!isMempoolPinHeight(chain.length, req.pinHeight)) fail('EPINHEIGHT', `pinHeight ${req.pinHeight} is outside the window of a chain of ${chain.length} blocks`);
-  if (req.payload.type !== 'coinTransfer') fail('ETXTYPESTATE', `${req.payload.type} transactions are not supported by this node yet`);
+  const p = req.payload;
+  // Body-level rules a block would enforce (exchange.md §2.1, §3.2, §5.1, §5.4, §6.3, §6.4).
+  if ((p.type === 'tokenTransfer' || p.type === 'limitSwap') && p.amount === 0n) fail('EZEROAMOUNT');
+  if (p.type === 'liquidityWithdrawal' && p.shares === 0n) fail('EZEROAMOUNT');
+  if (p.type === 'liquidityDeposit' && p.base === 0n && p.quote === 0n) fail('EZEROBASEQUOTE');
+  if (p.type === 'assetCreation' && p.supply === 0n) fail('EINV_SUPPLY', 'the supply must be positive');
+  if (p.type === 'cancelation') {
+    if (p.cancelHeight > req.pinHeight) fail('ECANCELFUTURE', 'cancelHeight is above the pinHeight');
+    if (p.cancelHeight === req.pinHeight && p.cancelNonceId === req.nonceId) fail('ECANCELSELF');
+  }
   const pinHash = chain.hashAt(req.pinHeight);
-  const hash = txHash({ pinHash, pinHeight: req.pinHeight, nonceId: req.nonceId, feeE8: req.feeE8 }, req.payload);
+  const hash = txHash({ pinHash, pinHeight: req.pinHeight, nonceId: req.nonceId, feeE8: req.feeE8 }, p);
   const pub = recoverPublicKey(hash, req.signature) ?? fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
   const originAddress = addressFromPublicKey(pub);
-  if ('toAddress' in req.payload && equalBytes(req.payload.toAddress, originAddress)) fail('ESELFSEND');
+  if ('toAddress' in p && equalBytes(p.toAddress, originAddress)) fail('ESELFSEND');
   const originId = (await accountIdOf(state, originAddress)) ?? fail('EADDRNOTFOUND', 'the signer has no account on chain');
+  let assetId: bigint | undefined;
+  if ('assetHash' in p) assetId = ((await assetByHash(state, p.assetHash)) ?? fail('EASSETHASHNOTFOUND')).id;
   if (await hasTxId(state, { accountId: originId, pinHeight: req.pinHeight, nonceId: req.nonceId })) fail('ENONCE', 'this (pinHeight, nonceId) was mined already');
   if (req.feeCode < minFeeCode) fail('EMINFEE', 'see /transaction/minfee');
   const tx: PendingTx = {
-    hash, payload: req.payload, originId, originAddress, pinHeight: req.pinHeight, pinHash, nonceId: req.nonceId,
-    feeCode: req.feeCode, feeE8: req.feeE8, signature: req.signature,
+    hash, payload: p, originId, originAddress, pinHeight: req.pinHeight, pinHash, nonceId: req.nonceId,
+    feeCode: req.feeCode, feeE8: req.feeE8, signature: req.signature, assetId,
   };
   const free = await freeBalances(state, originId, [...reservations(tx).keys()]);
   mempool.insert(tx, (token) => free.get(token) ?? 0n);

@@ -1,7 +1,7 @@
 // A pending (mempool) transaction: everything needed to list it, check it again after each block,
 // and put it into a block, in the API's terms (addresses, not account ids, for recipients).
 import type { TransactionId, TransactionPayload, TransactionType } from '../core/transaction.js';
-import { COIN_TOKEN_ID } from '../state/ledger.js';
+import { COIN_TOKEN_ID, assetTokenId, liquidityTokenId } from '../state/tokens.js';
 
 export interface PendingTx {
   hash: Uint8Array;
@@ -15,6 +15,8 @@ export interface PendingTx {
   feeCode: number;
   feeE8: bigint;
   signature: Uint8Array;
+  /** The asset of the token-era types that name one (by hash in the payload). */
+  assetId?: bigint;
 }
 
 export const txType = (tx: PendingTx): TransactionType => tx.payload.type;
@@ -24,14 +26,16 @@ export const txId = (tx: PendingTx): TransactionId => ({ accountId: tx.originId,
 /** What a pending transaction reserves per token (exchange.md §12.2); the coin part includes the fee. */
 export function reservations(tx: PendingTx): Map<bigint, bigint> {
   const r = new Map<bigint, bigint>([[COIN_TOKEN_ID, tx.feeE8]]);
+  const addCoin = (v: bigint) => r.set(COIN_TOKEN_ID, tx.feeE8 + v);
   const p = tx.payload;
+  const asset = tx.assetId ?? 0n;
   switch (p.type) {
-    case 'coinTransfer':
-      r.set(COIN_TOKEN_ID, tx.feeE8 + p.amount);
-      break;
-    default:
-      // The token-era types reserve asset and liquidity tokens; they are admitted with the exchange ledger.
-      break;
+    case 'coinTransfer': addCoin(p.amount); break;
+    case 'tokenTransfer': r.set(p.isLiquidity ? liquidityTokenId(asset) : assetTokenId(asset), p.amount); break;
+    case 'limitSwap': if (p.isBuy) addCoin(p.amount); else r.set(assetTokenId(asset), p.amount); break;
+    case 'liquidityDeposit': addCoin(p.quote); if (p.base > 0n) r.set(assetTokenId(asset), p.base); break;
+    case 'liquidityWithdrawal': r.set(liquidityTokenId(asset), p.shares); break;
+    case 'cancelation': case 'assetCreation': break;
   }
   return r;
 }

@@ -43,16 +43,23 @@ export async function assetByHash(s: KeyReader, hash: Uint8Array): Promise<Asset
   return id ? assetById(s, readU64(id)) : null;
 }
 
+/** SQL `LIKE 'prefix%'` as the reference matches names: ASCII case-insensitive, `%` and `_` wildcards. */
+function namePattern(prefix: string): RegExp {
+  const body = [...prefix].map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'))).join('');
+  return new RegExp(`^${body}`, 'is');
+}
+
 /**
- * Assets whose name starts with `namePrefix` (ASCII case-insensitive) and whose hex hash starts
- * with `hashPrefix` (case-insensitive, any length), ascending id, at most `limit` (§2.5).
+ * Assets whose name begins with `namePrefix` (as SQL LIKE) and whose hex hash begins with
+ * `hashPrefix` (case-insensitive, any length; non-hex matches nothing), ascending id (proposal P5),
+ * at most `limit` (§2.5).
  */
 export async function searchAssets(db: Db, namePrefix: string, hashPrefix: string, limit: number): Promise<Asset[]> {
-  const name = namePrefix.toLowerCase(), hash = hashPrefix.toLowerCase();
+  const name = namePattern(namePrefix), hash = hashPrefix.toLowerCase();
   const out: Asset[] = [];
   for await (const [k, v] of db.iterator(prefixRange('S'))) {
     const a = decode(readU64(k, 1), v);
-    if (a.name.toLowerCase().startsWith(name) && toHex(a.hash).startsWith(hash)) out.push(a);
+    if (name.test(a.name) && toHex(a.hash).startsWith(hash)) out.push(a);
     if (out.length >= limit) break;
   }
   return out;

@@ -5,7 +5,7 @@
 // Payloads:
 //   reward              toId u64 ‖ amount u64
 //   coinTransfer        entry bytes
-//   tokenTransfer       assetId u64 ‖ entry bytes (its kind tells asset or liquidity token)
+//   tokenTransfer       assetId u64 ‖ isLiquidity u8 (1: the liquidity token) ‖ entry bytes
 //   limitSwap           assetId u64 ‖ entry bytes
 //   match               assetId u64 ‖ poolBefore (base, quote) ‖ poolAfter ‖ buys n u16 ‖ sells n u16
 //                       ‖ each swap (historyId u64, base u64, quote u64), buys first

@@ -10,7 +10,7 @@ import { gridHeights } from '../../consensus/checkpoint.js';
 import { expectedTarget, targetAt } from '../../consensus/header_check.js';
 import { NEW_BLOCK_STRUCTURE, targetKindAt } from '../../consensus/params.js';
 import { targetDifficulty, worksumDouble, worksumHex } from '../../consensus/target.js';
-import { buildTemplate, type TemplateTransfer } from '../../chain/template.js';
+import { buildTemplate } from '../../chain/template.js';
 import { hashrateAt } from '../../chain/hashrate.js';
 import { dbReader } from '../../state/ledger.js';
 import { listTxIds } from '../../state/txids.js';
@@ -32,15 +32,7 @@ function addressParam(text: string): Uint8Array {
 
 /** The template for `miner` with the best-paying pending transfers, built between chain changes. */
 function template(node: NodeServices, miner: Uint8Array) {
-  return node.chain.locked(() => {
-    const transfers: TemplateTransfer[] = [];
-    for (const tx of node.mempool.pool.all()) {
-      const p = tx.payload;
-      if (p.type !== 'coinTransfer') continue;
-      transfers.push({ originId: tx.originId, toAddress: p.toAddress, amount: p.amount, pinHeight: tx.pinHeight, nonceId: tx.nonceId, feeCode: tx.feeCode, signature: tx.signature });
-    }
-    return buildTemplate(node.chain, dbReader(node.db), miner, node.now(), transfers);
-  });
+  return node.chain.locked(() => buildTemplate(node.chain, node.db, miner, node.now(), node.mempool.pool.all()));
 }
 
 async function fakemine(node: NodeServices, address: Uint8Array): Promise<null> {
