@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROUTES } from '../../ts/api/routes/index.js';
 import { validate } from '../../ts/api/schema.js';
+import { writeJson } from '../../ts/api/json.js';
 import { parseJsonExact } from './json.js';
 
 export const BIN = join(import.meta.dirname, '../../dist/node.mjs');
@@ -73,7 +74,7 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
     const res = await fetch(url + path, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === 'string' ? body : writeJson(body),
     });
     const text = await res.text();
     const reply = { status: res.status, text, body: parseJsonExact(text) };

@@ -5,7 +5,9 @@
 // consistent ledger.
 import { addressOf, balanceOf, accountIdOf, dbReader, type KeyReader } from '../state/ledger.js';
 import { hasTxId } from '../state/txids.js';
-import { entryPinHeight, entryTxHash } from '../core/entry.js';
+import { entryPayload, entryPinHeight, entryTxHash } from '../core/entry.js';
+import { signedEntries } from '../core/body.js';
+import { assetById } from '../state/assets.js';
 import { equalBytes } from '../core/hex.js';
 import { isMempoolPinHeight } from '../core/pin.js';
 import { feeE8OfCode, transactionIdKey } from '../core/transaction.js';
@@ -45,19 +47,21 @@ export class MempoolService {
     return this.pool.removeBelow(code);
   }
 
-  /** Turns the coin transfers of a block about to be rolled back into pending transactions. */
+  /** Turns the signed transactions of a block about to be rolled back into pending transactions. */
   private async collectReturning(block: StoredBlock): Promise<void> {
     const body = parseBlockBody(this.chain.params, block.height, block.header.version, block.body);
-    for (const e of body.coinTransfers) {
+    for (const { entry: e, assetId } of signedEntries(body)) {
       const originAddress = await addressOf(this.state, e.originId);
-      const toAddress = await addressOf(this.state, e.toId);
-      if (!originAddress || !toAddress) continue;
+      const toAddress = 'toId' in e ? await addressOf(this.state, e.toId) : undefined;
+      const asset = assetId === null ? null : await assetById(this.state, assetId);
+      if (!originAddress || ('toId' in e && !toAddress) || (assetId !== null && !asset)) continue;
+      const ctx = { toAddress, assetHash: asset?.hash };
       const pinHeight = entryPinHeight(e, block.height);
       const pinHash = this.chain.hashAt(pinHeight);
       this.returning.push({
-        hash: entryTxHash(e, block.height, pinHash, { toAddress }), payload: { type: 'coinTransfer', toAddress, amount: e.amount },
+        hash: entryTxHash(e, block.height, pinHash, ctx), payload: entryPayload(e, ctx),
         originId: e.originId, originAddress, pinHeight, pinHash, nonceId: e.pinNonce.nonceId,
-        feeCode: e.feeCode, feeE8: feeE8OfCode(e.feeCode), signature: e.signature,
+        feeCode: e.feeCode, feeE8: feeE8OfCode(e.feeCode), signature: e.signature, assetId: asset?.id,
       });
     }
   }

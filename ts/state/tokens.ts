@@ -9,3 +9,6 @@ export function tokenAsset(tokenId: bigint): { assetId: bigint; isLiquidity: boo
   if (tokenId === COIN_TOKEN_ID) return null;
   return { assetId: (tokenId - 1n) / 2n, isLiquidity: tokenId % 2n === 0n };
 }
+
+/** Liquidity tokens always have 8 decimals, like the coin (exchange.md §1.3). */
+export const LIQUIDITY_DECIMALS = 8;

@@ -4,32 +4,15 @@
 import { fail } from '../../core/errors.js';
 import { fromHexExact, toHex } from '../../core/hex.js';
 import { transactionByHash } from '../../state/history_query.js';
-import type { PendingTx } from '../../mempool/pending.js';
+import { dbReader } from '../../state/ledger.js';
 import { route } from '../route.js';
 import { accountParam, resolveAccount, u64Param } from '../params.js';
-import { arr, hexStr, int, named, nullable, obj, oneOf, str, u64, type Infer } from '../schema.js';
+import { arr, hexStr, int, named, nullable, obj, str, u64 } from '../schema.js';
 import { parseTxRequest } from '../tx_request.js';
-import { coinAmount } from '../views/amount.js';
-import { CoinTransferTransaction, RewardTransaction, coinTransferTransaction, rewardTransaction, signedCommon } from '../views/transaction.js';
-import { formatAddress } from '../../core/address.js';
+import { AnyTransaction, MempoolEntry, mempoolEntries, minedTransactionView, pendingAssets, pendingLookupView } from '../views/transaction.js';
 
 /** The reference lists at most this many mempool entries (http-api-details.md §4.2). */
 const MEMPOOL_LISTING_LIMIT = 2000;
-
-const MempoolEntry = named('MempoolEntry', obj({ type: str, transaction: CoinTransferTransaction }));
-
-function pendingView(tx: PendingTx): Infer<typeof MempoolEntry> {
-  const p = tx.payload;
-  if (p.type !== 'coinTransfer') throw new Error(`no view for pending ${p.type}`);
-  return {
-    type: p.type,
-    transaction: {
-      data: { toAddress: formatAddress(p.toAddress), amount: coinAmount(p.amount) },
-      hash: toHex(tx.hash),
-      signedCommon: signedCommon(tx),
-    },
-  };
-}
 
 const Mined = named('Mined', obj({ historyId: u64, block: obj({ height: int, hash: hexStr(64), timestamp: int }) }));
 
@@ -43,26 +26,26 @@ export const transactionRoutes = [
   }),
   route({
     method: 'GET', path: '/transaction/mempool', response: arr(MempoolEntry),
-    handler: ({ node }) => node.mempool.pool.all().slice(0, MEMPOOL_LISTING_LIMIT).map(pendingView),
+    handler: ({ node }) => mempoolEntries(dbReader(node.db), node.mempool.pool.all().slice(0, MEMPOOL_LISTING_LIMIT)),
   }),
   route({
     method: 'GET', path: '/account/:account/mempool', response: arr(MempoolEntry),
     handler: async ({ params, node }) => {
       const a = await resolveAccount(node, accountParam(params.account));
-      return a.accountId === null ? [] : node.mempool.pool.ofAccount(a.accountId).slice(0, MEMPOOL_LISTING_LIMIT).map(pendingView);
+      return a.accountId === null ? [] : mempoolEntries(dbReader(node.db), node.mempool.pool.ofAccount(a.accountId).slice(0, MEMPOOL_LISTING_LIMIT));
     },
   }),
   route({
     method: 'GET', path: '/transaction/lookup/:txid',
     response: named('TransactionLookup', obj({
-      confirmations: int, mined: nullable(Mined), type: str, transaction: oneOf(RewardTransaction, CoinTransferTransaction),
+      confirmations: int, mined: nullable(Mined), type: str, transaction: AnyTransaction,
     })),
     handler: async ({ params, node }) => {
       const hash = fromHexExact(params.txid, 32) ?? fail('EINV_HEX', 'a transaction hash is 64 hex chars');
       const pending = node.mempool.pool.byTxHash(hash);
       if (pending) {
-        const v = pendingView(pending);
-        return { confirmations: 0, mined: null, type: v.type, transaction: v.transaction };
+        const [asset] = await pendingAssets(dbReader(node.db), [pending]);
+        return { confirmations: 0, mined: null, ...pendingLookupView(pending, asset) };
       }
       const tx = await transactionByHash(node.db, hash);
       if (!tx || tx.height > node.chain.length) fail('ENOTFOUND', 'no pending or mined transaction has this hash');
@@ -70,8 +53,7 @@ export const transactionRoutes = [
       return {
         confirmations: c.length - tx!.height + 1,
         mined: { historyId: tx!.id, block: { height: tx!.height, hash: toHex(c.hashAt(tx!.height)), timestamp: c.timestampAt(tx!.height) } },
-        type: tx!.kind,
-        transaction: tx!.kind === 'reward' ? rewardTransaction(tx!) : coinTransferTransaction(tx!),
+        ...minedTransactionView(tx!),
       };
     },
   }),

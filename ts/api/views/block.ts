@@ -3,35 +3,40 @@
 // `{historyId, transaction}`, in history-id order. `/chain/block/:id` shows every entry of a block
 // (its reward is never null); latest-transaction and account-history results show blocks
 // restricted to some entries (a block at the edge of the range may lack its reward).
+// Every entry shows `processed` where its type has one (never null for mined entries).
 import type { Chain } from '../../chain/chain.js';
 import { fail } from '../../core/errors.js';
 import type { MinedTransaction } from '../../state/history_query.js';
 import { arr, int, named, nullable, obj, u64, type Infer, type Shape } from '../schema.js';
 import { Header, headerView } from './header.js';
-import { CoinTransferTransaction, RewardTransaction, coinTransferTransaction, rewardTransaction } from './transaction.js';
+import {
+  AssetCreationTransaction, CancelationTransaction, CoinTransferTransaction, LimitSwapTransaction,
+  LiquidityDepositTransaction, LiquidityWithdrawalTransaction, MatchTransaction, RewardTransaction,
+  TokenTransferTransaction, assetCreationTransaction, cancelationTransaction, coinTransferTransaction,
+  limitSwapTransaction, liquidityDepositTransaction, liquidityWithdrawalTransaction, matchTransaction,
+  rewardTransaction, tokenTransferTransaction,
+} from './transaction.js';
 
-/**
- * The token-era transaction types (tokenTransfer, limitSwap, match, liquidityDeposit,
- * liquidityWithdrawal, assetCreation, cancelation) are always empty arrays for now: their entry
- * shapes are added with the exchange.
- */
-const emptyArr: Shape<never[]> = { schema: { type: 'array', items: false, maxItems: 0 } };
+/** A body entry `{historyId, transaction}` of one type. */
+const entry = <T>(name: string, transaction: Shape<T>) => named(name, obj({ historyId: u64, transaction }));
 
-const RewardEntry = named('RewardEntry', obj({ historyId: u64, transaction: RewardTransaction }));
-const CoinTransferEntry = named('CoinTransferEntry', obj({ historyId: u64, transaction: CoinTransferTransaction }));
+const RewardEntry = entry('RewardEntry', RewardTransaction);
+const Entries = {
+  coinTransfer: arr(entry('CoinTransferEntry', CoinTransferTransaction)),
+  tokenTransfer: arr(entry('TokenTransferEntry', TokenTransferTransaction)),
+  limitSwap: arr(entry('LimitSwapEntry', LimitSwapTransaction)),
+  match: arr(entry('MatchEntry', MatchTransaction)),
+  liquidityDeposit: arr(entry('LiquidityDepositEntry', LiquidityDepositTransaction)),
+  liquidityWithdrawal: arr(entry('LiquidityWithdrawalEntry', LiquidityWithdrawalTransaction)),
+  assetCreation: arr(entry('AssetCreationEntry', AssetCreationTransaction)),
+  cancelation: arr(entry('CancelationEntry', CancelationTransaction)),
+};
 
-function bodyShape<R>(reward: Shape<R>) {
-  return obj({
-    reward, coinTransfer: arr(CoinTransferEntry), tokenTransfer: emptyArr, limitSwap: emptyArr, match: emptyArr,
-    liquidityDeposit: emptyArr, liquidityWithdrawal: emptyArr, assetCreation: emptyArr, cancelation: emptyArr,
-  });
-}
-
-export const Block = named('Block', obj({ header: Header, body: bodyShape(RewardEntry), confirmations: int, height: int }));
+export const Block = named('Block', obj({ header: Header, body: obj({ reward: RewardEntry, ...Entries }), confirmations: int, height: int }));
 
 /** A block showing only some of its entries. */
 export const PartialBlock = named('PartialBlock', obj({
-  header: Header, body: bodyShape(nullable(RewardEntry)), confirmations: int, height: int,
+  header: Header, body: obj({ reward: nullable(RewardEntry), ...Entries }), confirmations: int, height: int,
 }));
 
 /** `/transaction/latest` and `/account/:account/history/:beforeId`. */
@@ -46,8 +51,18 @@ export function partialBlockView(chain: Chain, height: number, txs: MinedTransac
     liquidityDeposit: [], liquidityWithdrawal: [], assetCreation: [], cancelation: [],
   };
   for (const t of txs) {
-    if (t.kind === 'reward') body.reward = { historyId: t.id, transaction: rewardTransaction(t) };
-    else body.coinTransfer.push({ historyId: t.id, transaction: coinTransferTransaction(t) });
+    const historyId = t.id;
+    switch (t.kind) {
+      case 'reward': body.reward = { historyId, transaction: rewardTransaction(t) }; break;
+      case 'coinTransfer': body.coinTransfer.push({ historyId, transaction: coinTransferTransaction(t) }); break;
+      case 'tokenTransfer': body.tokenTransfer.push({ historyId, transaction: tokenTransferTransaction(t) }); break;
+      case 'limitSwap': body.limitSwap.push({ historyId, transaction: limitSwapTransaction(t) }); break;
+      case 'match': body.match.push({ historyId, transaction: matchTransaction(t) }); break;
+      case 'liquidityDeposit': body.liquidityDeposit.push({ historyId, transaction: liquidityDepositTransaction(t) }); break;
+      case 'liquidityWithdrawal': body.liquidityWithdrawal.push({ historyId, transaction: liquidityWithdrawalTransaction(t) }); break;
+      case 'assetCreation': body.assetCreation.push({ historyId, transaction: assetCreationTransaction(t) }); break;
+      case 'cancelation': body.cancelation.push({ historyId, transaction: cancelationTransaction(t) }); break;
+    }
   }
   return { header: headerView(chain, height), body, confirmations: chain.length - height + 1, height };
 }
