@@ -11,11 +11,7 @@ const NOBODY = formatAddress(wallet(3).address);
 const NEWEST = '18446744073709551615';
 let node: TestNode;
 
-const get = async (path: string) => {
-  const r = await node.get(path);
-  expect(r.body.code, `${path} → ${r.text}`).toBe(0);
-  return r.body.data;
-};
+const get = (path: string) => node.data(path);
 const mine = async (address: string, n: number) => {
   for (let i = 0; i < n; i++) expect((await node.get(`/debug/fakemine/${address}`)).body).toEqual({ code: 0 });
 };

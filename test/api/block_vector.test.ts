@@ -18,11 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
 
-const get = async (path: string) => {
-  const r = await node.get(path);
-  expect(r.body.code, `${path} → ${r.text}`).toBe(0);
-  return r.body.data;
-};
+const get = (path: string) => node.data(path);
 
 describe('testnet block 1 (consensus.md §11.6)', () => {
   it('has the vector header values', async () => {

@@ -17,11 +17,7 @@ const EMPTY_TOKEN_ERA = {
 };
 let node: TestNode;
 
-const get = async (path: string) => {
-  const r = await node.get(path);
-  expect(r.body.code, `${path} → ${r.text}`).toBe(0);
-  return r.body.data;
-};
+const get = (path: string) => node.data(path);
 const tip = async (): Promise<number> => (await get('/chain/head')).chainHead.height;
 const mine = async (address: string, n = 1) => {
   for (let i = 0; i < n; i++) expect((await node.get(`/debug/fakemine/${address}`)).body).toEqual({ code: 0 });

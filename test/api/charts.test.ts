@@ -34,11 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
 
-const get = async (path: string) => {
-  const r = await node.get(path);
-  expect(r.body.code, `${path} → ${r.text}`).toBe(0);
-  return r.body.data;
-};
+const get = (path: string) => node.data(path);
 
 /** §5.9 with n blocks at height h: work of lower+1..h over ts(h) − ts(lower), lower = max(1, h − n). */
 function estimate(h: number, n: number): { exact: number; lower: number } {

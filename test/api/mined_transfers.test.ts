@@ -34,11 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
 
-const get = async (path: string) => {
-  const r = await node.get(path);
-  expect(r.body.code, `${path} → ${r.text}`).toBe(0);
-  return r.body.data;
-};
+const get = (path: string) => node.data(path);
 
 /** The signed hash of a transfer pinned to the genesis (http-api.md: SHA256 of the signed bytes). */
 const hashOf = (to: Uint8Array, amount: bigint, fee: number, nonceId: number) =>

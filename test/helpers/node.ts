@@ -19,6 +19,8 @@ export interface TestNode {
   proc: ChildProcess;
   output(): string;
   get(path: string): Promise<Reply>;
+  /** GET that must succeed: returns `data` (throws with the reply text otherwise). */
+  data(path: string): Promise<any>;
   post(path: string, body: unknown): Promise<Reply>;
   /** Sends a signal and waits for exit; returns the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -85,6 +87,11 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
     url, dataDir: dir, proc,
     output: () => out,
     get: (path) => request('GET', path),
+    data: async (path) => {
+      const r = await request('GET', path);
+      if (r.body.code !== 0) throw new Error(`${path} → ${r.text}`);
+      return r.body.data;
+    },
     post: (path, body) => request('POST', path, body),
     stop: (signal = 'SIGTERM') => new Promise((resolve) => {
       if (proc.exitCode !== null) return resolve(proc.exitCode);

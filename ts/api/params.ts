@@ -3,6 +3,8 @@
 import { parseUint } from '../core/amount.js';
 import { parseAddress } from '../core/address.js';
 import { fail } from '../core/errors.js';
+import { fromHexExact, toHex } from '../core/hex.js';
+import { assetByHash, assetById, type Asset } from '../state/assets.js';
 import { accountIdOf, addressOf, dbReader } from '../state/ledger.js';
 import type { NodeServices } from './services.js';
 
@@ -20,7 +22,7 @@ export function u64Param(text: string, what: string): bigint {
 
 const ADDRESS_CHARS = 48;
 
-type AccountParam = { address: Uint8Array } | { accountId: bigint };
+export type AccountParam = { address: Uint8Array } | { accountId: bigint };
 
 /** `:account` (details §1.5): exactly 48 chars is an address (bad hex or checksum ⇒ 71), anything else an account id (⇒ 94). */
 export function accountParam(text: string): AccountParam {
@@ -41,3 +43,20 @@ export async function resolveAccount(node: NodeServices, p: AccountParam): Promi
   return { accountId: p.accountId, address };
 }
 
+
+const HASH_CHARS = 64;
+
+type AssetParam = { hash: Uint8Array } | { assetId: bigint };
+
+/** `:asset` (details §1.5): exactly 64 chars is an asset hash (bad hex ⇒ 300), anything else an asset id (⇒ 94). */
+export function assetParam(text: string): AssetParam {
+  if (text.length === HASH_CHARS) return { hash: fromHexExact(text, 32) ?? fail('EINV_HEX', `'${text}' is not a 64-hex asset hash`) };
+  return { assetId: u64Param(text, 'asset id') };
+}
+
+/** The asset a parameter names; unknown ⇒ 185 (by hash) or 186 (by id). */
+export async function resolveAsset(node: NodeServices, p: AssetParam): Promise<Asset> {
+  const s = dbReader(node.db);
+  if ('hash' in p) return (await assetByHash(s, p.hash)) ?? fail('EASSETHASHNOTFOUND', `no asset has hash ${toHex(p.hash)}`);
+  return (await assetById(s, p.assetId)) ?? fail('EASSETIDNOTFOUND', `no asset has id ${p.assetId}`);
+}

@@ -9,15 +9,7 @@ import { isPinHeight } from '../core/pin.js';
 import { assetNameBytes, type TransactionPayload, type TransactionType } from '../core/transaction.js';
 import { fee16Decode, fee16Encode, fee16IsExact } from '../kernel/fee16.js';
 import { priceFromBytes } from '../kernel/price.js';
-
-export interface TxRequest {
-  payload: TransactionPayload;
-  pinHeight: number;
-  nonceId: number;
-  feeCode: number;
-  feeE8: bigint;
-  signature: Uint8Array;
-}
+import type { SignedRequest } from '../mempool/admission.js';
 
 const TYPES: TransactionType[] = ['coinTransfer', 'tokenTransfer', 'limitSwap', 'liquidityDeposit', 'liquidityWithdrawal', 'cancelation', 'assetCreation'];
 const MAX_PRECISION = 18;
@@ -133,7 +125,7 @@ function typePayload(type: TransactionType, o: Json): TransactionPayload {
   }
 }
 
-export function parseTxRequest(body: unknown): TxRequest {
+export function parseTxRequest(body: unknown): SignedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('ETXTYPE', 'the body must be a JSON object with a "type"');
   const o = body as Json;
   if (typeof o.type !== 'string' || !TYPES.includes(o.type as TransactionType)) fail('ETXTYPE', `'type' must be one of ${TYPES.join(', ')}`);

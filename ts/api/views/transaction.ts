@@ -20,7 +20,7 @@ import type { KeyReader } from '../../state/ledger.js';
 import { LIQUIDITY_DECIMALS } from '../../state/tokens.js';
 import { tokenSpecString } from '../token_spec.js';
 import { arr, bool, hexStr, int, named, nullable, obj, oneOf, str, u64, type Infer, type Shape } from '../schema.js';
-import { CoinAmount, TokenAmount, coinAmount, tokenAmount } from './amount.js';
+import { BaseQuote, CoinAmount, TokenAmount, baseQuote, coinAmount, tokenAmount } from './amount.js';
 import { AssetRef, assetRef } from './asset.js';
 import { Price } from './price.js';
 
@@ -50,7 +50,6 @@ export function signedCommon(s: SignedFacts): Infer<typeof SignedCommon> {
 // ---------------------------------------------------------------------------------------------
 // `data` and `processed` of each type
 
-const BaseQuote = named('BaseQuote', obj({ base: TokenAmount, quote: CoinAmount }));
 const Swap = named('Swap', obj({ swapped: BaseQuote, historyId: u64 }));
 
 const CoinsToData = obj({ toAddress: Address, amount: CoinAmount });
@@ -66,10 +65,6 @@ const CancelationData = obj({ cancelTxid: obj({ accountId: u64, nonceId: int, pi
 const CancelationProcessed = obj({ canceledTxHash: nullable(Hash) });
 const AssetCreationData = obj({ name: str, supply: TokenAmount });
 const AssetCreationProcessed = obj({ assetId: u64 });
-
-function baseQuote(base: bigint, quote: bigint, a: Asset): Infer<typeof BaseQuote> {
-  return { base: tokenAmount(base, a.decimals), quote: coinAmount(quote) };
-}
 
 /** An order's spend-token amount: coin when buying, the asset when selling (§5.3, P4). */
 const orderAmount = (v: bigint, buy: boolean, a: Asset) => tokenAmount(v, buy ? COIN_DECIMALS : a.decimals);
@@ -88,7 +83,7 @@ function limitSwapData(a: Asset, buy: boolean, amount: bigint, limit: Uint8Array
 }
 
 const liquidityDepositData = (a: Asset, base: bigint, quote: bigint): Infer<typeof LiquidityDepositData> =>
-  ({ baseAsset: assetRef(a), deposited: baseQuote(base, quote, a) });
+  ({ baseAsset: assetRef(a), deposited: baseQuote(base, quote, a.decimals) });
 
 const liquidityWithdrawalData = (a: Asset, shares: bigint): Infer<typeof LiquidityWithdrawalData> =>
   ({ baseAsset: assetRef(a), sharesRedeemed: tokenAmount(shares, LIQUIDITY_DECIMALS) });
@@ -167,11 +162,11 @@ export function limitSwapTransaction(t: MinedLimitSwap): Infer<typeof LimitSwapT
 
 export function matchTransaction(t: MinedMatch): Infer<typeof MatchTransaction> {
   const { record: m, asset: a } = t;
-  const swaps = (list: MatchSwap[]) => list.map((s) => ({ swapped: baseQuote(s.base, s.quote, a), historyId: s.historyId }));
+  const swaps = (list: MatchSwap[]) => list.map((s) => ({ swapped: baseQuote(s.base, s.quote, a.decimals), historyId: s.historyId }));
   return {
     data: {
-      baseAsset: assetRef(a), poolBefore: baseQuote(m.poolBefore.base, m.poolBefore.quote, a),
-      poolAfter: baseQuote(m.poolAfter.base, m.poolAfter.quote, a), buySwaps: swaps(m.buySwaps), sellSwaps: swaps(m.sellSwaps),
+      baseAsset: assetRef(a), poolBefore: baseQuote(m.poolBefore.base, m.poolBefore.quote, a.decimals),
+      poolAfter: baseQuote(m.poolAfter.base, m.poolAfter.quote, a.decimals), buySwaps: swaps(m.buySwaps), sellSwaps: swaps(m.sellSwaps),
     },
     hash: toHex(t.hash),
   };
@@ -187,7 +182,7 @@ export function liquidityDepositTransaction(t: MinedLiquidityDeposit): Infer<typ
 export function liquidityWithdrawalTransaction(t: MinedLiquidityWithdrawal): Infer<typeof LiquidityWithdrawalTransaction> {
   return {
     data: liquidityWithdrawalData(t.asset, t.entry.shares), hash: toHex(t.hash),
-    processed: { received: baseQuote(t.received.base, t.received.quote, t.asset) }, signedCommon: minedSigned(t),
+    processed: { received: baseQuote(t.received.base, t.received.quote, t.asset.decimals) }, signedCommon: minedSigned(t),
   };
 }
 
@@ -239,7 +234,8 @@ export function pendingTransactionView(tx: PendingTx, asset: Asset | null): Pend
   const p = tx.payload;
   const need = (): Asset => asset ?? (() => { throw new Error(`pending ${p.type} without its asset`); })();
   const common = { hash: toHex(tx.hash), signedCommon: signedCommon(tx) };
-  const v = (data: PendingView['transaction']['data']): PendingView => ({ type: p.type, transaction: { data, ...common } });
+  // Each branch pairs its type's data with the common fields: one member of the union.
+  const v = (data: PendingView['transaction']['data']): PendingView => ({ type: p.type, transaction: { data, ...common } as PendingView['transaction'] });
   switch (p.type) {
     case 'coinTransfer': return v({ toAddress: formatAddress(p.toAddress), amount: coinAmount(p.amount) });
     case 'tokenTransfer': return v(tokenTransferData(p.toAddress, p.amount, need(), p.isLiquidity));
@@ -257,8 +253,8 @@ const HAS_PROCESSED = new Set(['limitSwap', 'liquidityDeposit', 'liquidityWithdr
 /** A pending transaction as `/transaction/lookup` shows it: `processed` null where the type has one. */
 export function pendingLookupView(tx: PendingTx, asset: Asset | null): { type: string; transaction: Infer<typeof AnyTransaction> } {
   const { type, transaction: t } = pendingTransactionView(tx, asset);
-  if (!HAS_PROCESSED.has(type)) return { type, transaction: t };
-  return { type, transaction: { data: t.data, hash: t.hash, processed: null, signedCommon: t.signedCommon } as Infer<typeof AnyTransaction> };
+  const transaction = HAS_PROCESSED.has(type) ? { data: t.data, hash: t.hash, processed: null, signedCommon: t.signedCommon } : t;
+  return { type, transaction: transaction as Infer<typeof AnyTransaction> };
 }
 
 /** The asset of each pending transaction, read once per hash; null when it names none or it no longer exists. */

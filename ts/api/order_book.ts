@@ -1,0 +1,102 @@
+// The open orders the interface lists (exchange.md §5.3, §8.8): on-chain open orders with their
+// fills, plus pending mempool limitSwaps (full amount, nothing filled). Mempool orders get ids
+// above every on-chain order id, so that priority (§5.5: best limit first, then ascending id)
+// ranks on-chain orders first at an equal limit, in listings and in the Market.match preview.
+import { equalBytes } from '../core/hex.js';
+import { comparePriority, type Order } from '../dex/book.js';
+import { priceFromBytes } from '../kernel/price.js';
+import type { PendingTx } from '../mempool/pending.js';
+import type { PoolState } from '../kernel/pool.js';
+import type { Asset } from '../state/assets.js';
+import { dbReader, nextHistoryId } from '../state/ledger.js';
+import { accountOrders, bookOrderIds, orderById, type OpenOrder } from '../state/orders.js';
+import { poolOf } from '../state/pools.js';
+import type { NodeServices } from './services.js';
+
+export interface ListedOrder extends Order {
+  assetId: bigint;
+  /** In the spend token: coin for buys, the asset for sells. */
+  amount: bigint;
+  filled: bigint;
+  txHash: Uint8Array;
+  inMempool: boolean;
+}
+
+export interface Sides { buys: ListedOrder[]; sells: ListedOrder[] }
+
+function onChain(o: OpenOrder): ListedOrder | null {
+  const limit = priceFromBytes(o.limit);
+  if (!limit) return null;
+  return {
+    id: o.id, assetId: o.assetId, isBuy: o.isBuy, limit, remaining: o.amount - o.filled, amount: o.amount, filled: o.filled,
+    txHash: o.txHash, inMempool: false,
+  };
+}
+
+function pending(tx: PendingTx, assetId: bigint, id: bigint): ListedOrder | null {
+  const p = tx.payload;
+  if (p.type !== 'limitSwap') return null;
+  const limit = priceFromBytes(p.limit);
+  if (!limit || p.amount === 0n) return null;
+  return { id, assetId, isBuy: p.isBuy, limit, remaining: p.amount, amount: p.amount, filled: 0n, txHash: tx.hash, inMempool: true };
+}
+
+/** Splits orders into sides, each best first (§5.5). */
+export function sides(orders: ListedOrder[]): Sides {
+  return {
+    buys: orders.filter((o) => o.isBuy).sort(comparePriority),
+    sells: orders.filter((o) => !o.isBuy).sort(comparePriority),
+  };
+}
+
+/** Every open order of `asset` (its on-chain book and all mempool limitSwaps on it) and its pool. */
+export function assetMarket(node: NodeServices, asset: Asset): Promise<{ orders: ListedOrder[]; pool: PoolState }> {
+  // Between chain changes: book, pool and mempool agree with one chain state.
+  return node.chain.locked(async () => {
+    const s = dbReader(node.db);
+    const out: ListedOrder[] = [];
+    for (const id of await bookOrderIds(node.db, asset.id)) {
+      const o = await orderById(s, id);
+      const l = o && onChain(o);
+      if (l) out.push(l);
+    }
+    let nextId = await nextHistoryId(s);
+    for (const tx of node.mempool.pool.all()) {
+      const p = tx.payload;
+      if (p.type !== 'limitSwap' || !equalBytes(p.assetHash, asset.hash)) continue;
+      const l = pending(tx, asset.id, nextId);
+      if (l) { out.push(l); nextId++; }
+    }
+    return { orders: out, pool: await poolOf(s, asset.id) };
+  });
+}
+
+/**
+ * Every open order of an account, on chain and in the mempool, by asset id; `assetOf` resolves a
+ * mempool order's asset hash (null when the asset is gone).
+ */
+export function accountOrdersByAsset(
+  node: NodeServices, accountId: bigint, assetOf: (hash: Uint8Array) => Promise<Asset | null>,
+): Promise<Map<bigint, ListedOrder[]>> {
+  return node.chain.locked(async () => {
+    const s = dbReader(node.db);
+    const byAsset = new Map<bigint, ListedOrder[]>();
+    const add = (o: ListedOrder) => {
+      const list = byAsset.get(o.assetId);
+      if (list) list.push(o);
+      else byAsset.set(o.assetId, [o]);
+    };
+    for (const o of await accountOrders(node.db, accountId)) {
+      const l = onChain(o);
+      if (l) add(l);
+    }
+    let nextId = await nextHistoryId(s);
+    for (const tx of node.mempool.pool.ofAccount(accountId)) {
+      if (tx.payload.type !== 'limitSwap') continue;
+      const asset = await assetOf(tx.payload.assetHash);
+      const l = asset && pending(tx, asset.id, nextId);
+      if (l) { add(l); nextId++; }
+    }
+    return byAsset;
+  });
+}

@@ -1,0 +1,79 @@
+// Assets and the exchange: /asset/complete, /asset/lookup/:asset, /dex/market/:asset,
+// /account/:account/open_orders and /account/:account/open_orders/:asset (http-api.md "Assets and
+// exchange"; http-api-details.md §6; exchange.md §2.5, §5.3, §8.8).
+import { buildBook } from '../../dex/book.js';
+import { previewMatch } from '../../dex/matching.js';
+import { assetByHash, assetById, searchAssets, type Asset } from '../../state/assets.js';
+import { dbReader } from '../../state/ledger.js';
+import { toHex } from '../../core/hex.js';
+import { route } from '../route.js';
+import { accountParam, assetParam, resolveAccount, resolveAsset, type AccountParam } from '../params.js';
+import { accountOrdersByAsset, assetMarket, sides, type ListedOrder } from '../order_book.js';
+import type { NodeServices } from '../services.js';
+import { arr, named, obj, str } from '../schema.js';
+import { AssetRecord, assetRecord } from '../views/asset.js';
+import { Market, MarketOrders, marketOrdersView, marketView } from '../views/market.js';
+
+/** `/asset/complete` lists at most this many assets (exchange.md §2.5). */
+const ASSET_SEARCH_LIMIT = 100;
+
+/** The account's open orders by asset id; an address without an account has none. */
+async function ordersOf(node: NodeServices, account: AccountParam): Promise<Map<bigint, ListedOrder[]>> {
+  const a = await resolveAccount(node, account);
+  if (a.accountId === null) return new Map();
+  const s = dbReader(node.db);
+  const assets = new Map<string, Asset | null>();
+  return accountOrdersByAsset(node, a.accountId, async (hash) => {
+    const k = toHex(hash);
+    if (!assets.has(k)) assets.set(k, await assetByHash(s, hash));
+    return assets.get(k)!;
+  });
+}
+
+export const exchangeRoutes = [
+  route({
+    method: 'GET', path: '/asset/complete',
+    response: named('AssetCompletion', obj({ namePrefix: str, hashPrefix: str, match: arr(AssetRecord) })),
+    handler: async ({ query, node }) => {
+      const namePrefix = query.namePrefix ?? '', hashPrefix = query.hashPrefix ?? '';
+      const match = (await searchAssets(node.db, namePrefix, hashPrefix, ASSET_SEARCH_LIMIT)).map(assetRecord);
+      return { namePrefix, hashPrefix, match };
+    },
+  }),
+  route({
+    method: 'GET', path: '/asset/lookup/:asset', response: AssetRecord,
+    handler: async ({ params, node }) => assetRecord(await resolveAsset(node, assetParam(params.asset))),
+  }),
+  route({
+    method: 'GET', path: '/dex/market/:asset', response: Market,
+    handler: async ({ params, node }) => {
+      const asset = await resolveAsset(node, assetParam(params.asset));
+      const { orders, pool } = await assetMarket(node, asset);
+      // §8.8: the matcher's preview on the pool and the whole book, mempool orders included.
+      const match = previewMatch(pool, buildBook(orders));
+      return marketView(asset, sides(orders), pool, match);
+    },
+  }),
+  route({
+    method: 'GET', path: '/account/:account/open_orders', response: arr(MarketOrders),
+    handler: async ({ params, node }) => {
+      const byAsset = await ordersOf(node, accountParam(params.account));
+      const s = dbReader(node.db);
+      const out = [];
+      for (const assetId of [...byAsset.keys()].sort((a, b) => (a < b ? -1 : 1))) {
+        const asset = await assetById(s, assetId);
+        if (asset) out.push(marketOrdersView(asset, sides(byAsset.get(assetId)!)));
+      }
+      return out;
+    },
+  }),
+  route({
+    method: 'GET', path: '/account/:account/open_orders/:asset', response: MarketOrders,
+    handler: async ({ params, node }) => {
+      const account = accountParam(params.account);
+      const asset = await resolveAsset(node, assetParam(params.asset));
+      const byAsset = await ordersOf(node, account);
+      return marketOrdersView(asset, sides(byAsset.get(asset.id) ?? []));
+    },
+  }),
+];
