@@ -15,6 +15,12 @@ export interface Config {
   dataDir: string;
   /** Minimum mempool fee as given (E8); rounded up to the 16-bit grid by the fee policy. */
   minFeeE8: bigint | null;
+  /** P2P listen endpoint (`--bind`); absent: 0.0.0.0 and the network's port (p2pBind). */
+  bind?: Endpoint;
+  /** Peers to connect to (`--connect`), replacing the network's seed list (p2p.md §1.2). */
+  connect?: Endpoint[];
+  /** `--isolated`: no peer-to-peer connections at all. */
+  isolated?: boolean;
 }
 
 export type ParseResult =
@@ -24,12 +30,23 @@ export type ParseResult =
   | { kind: 'error'; message: string };
 
 const DEFAULT_RPC_PORT: Record<Network, number> = { mainnet: 3000, testnet: 3100, regtest: 3200 };
+/** Default P2P port (p2p.md §1.2); regtest (ours) uses 9386. */
+export const DEFAULT_P2P_PORT: Record<Network, number> = { mainnet: 9186, testnet: 9286, regtest: 9386 };
+
+/** The P2P listen endpoint: `--bind`, or 0.0.0.0 on the network's default port. */
+export function p2pBind(c: Config): Endpoint {
+  return c.bind ?? { host: '0.0.0.0', port: DEFAULT_P2P_PORT[c.network] };
+}
 
 export const HELP = `wartnode ${NODE_VERSION} — Warthog-compatible full node
 
 Usage: wartnode [options]
 
   -r, --rpc=IP:PORT     JSON RPC endpoint (default 127.0.0.1:3000, testnet :3100, regtest :3200)
+  -b, --bind=IP:PORT    P2P listen endpoint (default 0.0.0.0:9186, testnet :9286, regtest :9386)
+  -C, --connect=IP:PORT,...
+                        peers to connect to, replacing the built-in seed list
+      --isolated        no peer-to-peer connections in or out
       --minfee=AMOUNT   minimum mempool fee in coins, e.g. 0.01 (rounded up to the 16-bit fee grid;
                         default 0.01000448)
       --datadir=DIR     where the node stores everything (default ~/.wartnode, with a
@@ -53,9 +70,9 @@ export function parseEndpoint(text: string): Endpoint | null {
 
 export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homedir() }): ParseResult {
   const given = new Map<string, string | true>();
-  const takesValue = new Set(['rpc', 'minfee', 'datadir']);
-  const short: Record<string, string> = { r: 'rpc', h: 'help', V: 'version' };
-  const known = new Set([...takesValue, 'testnet', 'regtest', 'help', 'version']);
+  const takesValue = new Set(['rpc', 'minfee', 'datadir', 'bind', 'connect']);
+  const short: Record<string, string> = { r: 'rpc', h: 'help', V: 'version', b: 'bind', C: 'connect' };
+  const known = new Set([...takesValue, 'testnet', 'regtest', 'isolated', 'help', 'version']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     let name: string, value: string | undefined;
@@ -110,5 +127,20 @@ export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homed
     if (!env.HOME) return { kind: 'error', message: 'no home directory: give --datadir' };
     dataDir = network === 'mainnet' ? join(env.HOME, '.wartnode') : join(env.HOME, '.wartnode', network);
   }
-  return { kind: 'run', config: { network, rpc, dataDir, minFeeE8 } };
+  const config: Config = { network, rpc, dataDir, minFeeE8 };
+  const bindText = given.get('bind');
+  if (typeof bindText === 'string') {
+    const e = parseEndpoint(bindText);
+    if (!e) return { kind: 'error', message: `bad --bind option '${bindText}' (expected IP:PORT)` };
+    config.bind = e;
+  }
+  const connectText = given.get('connect');
+  if (typeof connectText === 'string') {
+    const list = connectText.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    const endpoints = list.map(parseEndpoint);
+    if (!list.length || endpoints.some((e) => !e)) return { kind: 'error', message: `bad --connect option '${connectText}' (expected IP:PORT,...)` };
+    config.connect = endpoints as Endpoint[];
+  }
+  if (given.has('isolated')) config.isolated = true;
+  return { kind: 'run', config };
 }

@@ -1,6 +1,7 @@
-// Command line → config → open store → kernel → RPC server. SIGINT/SIGTERM shut down cleanly.
+// Command line → config → open store → kernel → RPC server → peers (unless --isolated).
+// SIGINT/SIGTERM shut down cleanly.
 import { mkdir } from 'node:fs/promises';
-import { parseArgs } from './config.js';
+import { p2pBind, parseArgs } from './config.js';
 import { formatUnits, COIN_DECIMALS } from './core/amount.js';
 import { initKernel } from './kernel/instance.js';
 import { MinFeePolicy } from './mempool/fee_policy.js';
@@ -14,6 +15,8 @@ import { Chain } from './chain/chain.js';
 import { networkParams } from './consensus/params.js';
 import { toHex } from './core/hex.js';
 import { NODE_VERSION, COMMIT } from './version.js';
+import { P2PNode } from './p2p/service.js';
+import { seedPeers } from './p2p/network.js';
 
 // Installed first, so a signal that arrives during start-up still shuts down cleanly.
 const shutdownRequested = new Promise<string>((resolve) => {
@@ -42,6 +45,7 @@ async function main(): Promise<number> {
   const chain = await Chain.open(db, networkParams(config.network));
   log.info(`Chain: ${chain.length} blocks, tip ${toHex(chain.tipHash)}`);
 
+  let p2p: P2PNode | null = null;
   const node: NodeServices = {
     config,
     startedAt: Math.floor(Date.now() / 1000),
@@ -49,8 +53,8 @@ async function main(): Promise<number> {
     store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize: () => databaseSize(dbPath) },
     db,
     chain,
-    // No peer-to-peer layer yet: with nobody to sync from, the node's own chain is the network's.
-    synced: () => true,
+    // Isolated or without peers, the node's own chain is the network's.
+    synced: () => p2p?.synced() ?? true,
     now: () => Math.floor(Date.now() / 1000),
     log,
   };
@@ -69,7 +73,27 @@ async function main(): Promise<number> {
   const port = typeof bound === 'object' && bound ? bound.port : config.rpc.port;
   log.info(`RPC endpoint is ${endpoint.replace(/:\d+$/, `:${port}`)}.`);
 
+  if (config.isolated) {
+    log.info('Isolated: no peer-to-peer connections');
+  } else {
+    const bind = p2pBind(config);
+    const p2pText = `${bind.host}:${bind.port}`;
+    try {
+      p2p = await P2PNode.start({
+        network: config.network, bind, connect: config.connect ?? seedPeers(config.network), chain, mempool: node.mempool, log,
+      });
+    } catch (e) {
+      log.error(`Cannot listen on ${p2pText}: ${(e as Error).message}`);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+      return 1;
+    }
+    log.info(`P2P endpoint is ${bind.host}:${p2p.endpoint!.port}.`);
+  }
+
   log.info(`Received ${await shutdownRequested}, shutting down`);
+  await p2p?.stop();
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await chain.idle();

@@ -15,6 +15,8 @@ export interface Reply { status: number; body: any; text: string }
 
 export interface TestNode {
   url: string;
+  /** The P2P endpoint `IP:PORT` when the node was started with peer-to-peer on, else null. */
+  p2p: string | null;
   dataDir: string;
   proc: ChildProcess;
   output(): string;
@@ -57,17 +59,26 @@ export function checkReply(method: string, path: string, reply: Reply): void {
   if (problems.length) throw new Error(`${path}: response does not match its schema: ${problems.slice(0, 5).join('; ')}\n${reply.text.slice(0, 500)}`);
 }
 
+/**
+ * Starts a node. Without `--bind`, `--connect` or `--isolated` in `args` it runs `--isolated`, so
+ * parallel tests neither compete for the P2P port nor dial seed peers.
+ */
 export async function startNode(args: string[] = ['--regtest'], dataDir?: string): Promise<TestNode> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'wartnode-test-')));
+  const withPeers = args.some((a) => /^(--bind|--connect|--isolated|-b|-C)/.test(a)) && !args.includes('--isolated');
+  if (!args.some((a) => /^(--bind|--connect|--isolated|-b|-C)/.test(a))) args = [...args, '--isolated'];
   const proc = spawn(process.execPath, [BIN, '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => { out += d; });
   proc.stderr!.on('data', (d) => { out += d; });
+  let p2p: string | null = null;
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${out}`)), 20_000);
     const onData = () => {
       const m = /RPC endpoint is ([\d.]+:\d+)\./.exec(out);
-      if (m) { clearTimeout(timer); resolve(`http://${m[1]}`); }
+      const p = /P2P endpoint is ([\d.]+:\d+)\./.exec(out);
+      if (p) p2p = p[1];
+      if (m && (p || !withPeers)) { clearTimeout(timer); resolve(`http://${m[1]}`); }
     };
     proc.stdout!.on('data', onData);
     proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`node exited with ${code}:\n${out}`)); });
@@ -84,7 +95,7 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
     return reply;
   };
   return {
-    url, dataDir: dir, proc,
+    url, p2p, dataDir: dir, proc,
     output: () => out,
     get: (path) => request('GET', path),
     data: async (path) => {

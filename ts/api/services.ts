@@ -20,7 +20,7 @@ export interface NodeServices {
   store: StoreInfo;
   db: Db;
   chain: Chain;
-  /** Whether the node considers itself caught up with the network (always true without peers). */
+  /** Caught up with the network: no connected peer announces more work (true when isolated or alone). */
   synced(): boolean;
   /** Unix seconds now (the only clock the routes use). */
   now(): number;

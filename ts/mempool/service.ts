@@ -7,7 +7,7 @@ import { addressOf, balanceOf, accountIdOf, dbReader, type KeyReader } from '../
 import { hasTxId } from '../state/txids.js';
 import { entryPayload, entryPinHeight, entryTxHash } from '../core/entry.js';
 import { signedEntries } from '../core/body.js';
-import { assetById } from '../state/assets.js';
+import { assetByHash, assetById } from '../state/assets.js';
 import { equalBytes } from '../core/hex.js';
 import { isMempoolPinHeight } from '../core/pin.js';
 import { feeE8OfCode, transactionIdKey } from '../core/transaction.js';
@@ -68,6 +68,8 @@ export class MempoolService {
 
   /** Still valid against the current chain and ledger (everything but balances)? */
   private async stillValid(tx: PendingTx): Promise<boolean> {
+    // A rolled-back asset creation frees its id for another asset: the hash must still name the same id.
+    if ('assetHash' in tx.payload && (await assetByHash(this.state, tx.payload.assetHash))?.id !== tx.assetId) return false;
     return isMempoolPinHeight(this.chain.length, tx.pinHeight)
       && equalBytes(this.chain.hashAt(tx.pinHeight), tx.pinHash)
       && (await accountIdOf(this.state, tx.originAddress)) === tx.originId

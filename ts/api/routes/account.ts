@@ -1,17 +1,25 @@
-// Accounts: /account/:account/coin_balance and /account/:account/history/:beforeId (http-api.md
-// "Accounts"; http-api-details.md §1.5, §7.2, §7.3; exchange.md §10.3).
+// Accounts: /account/:account/coin_balance, /account/:account/balance/:tokenspec,
+// /account/richlist/:tokenspec and /account/:account/history/:beforeId (http-api.md "Accounts";
+// http-api-details.md §1.5, §7; exchange.md §1, §2.6, §3.1, §10.3).
 import { fail } from '../../core/errors.js';
 import { COIN_TOKEN_ID, balanceOf, dbReader } from '../../state/ledger.js';
 import { accountTransactions } from '../../state/history_query.js';
+import { richlist } from '../../state/richlist.js';
+import { formatAddress } from '../../core/address.js';
 import { route } from '../route.js';
 import { accountParam, resolveAccount, u64Param } from '../params.js';
-import { named, obj } from '../schema.js';
+import { resolveToken, tokenSpecParam } from '../token_spec.js';
+import { arr, hexStr, int, named, nul, obj } from '../schema.js';
 import { Account, accountView } from '../views/account.js';
-import { CoinAmount, coinAmount } from '../views/amount.js';
+import { CoinAmount, TokenAmount, coinAmount, tokenAmount } from '../views/amount.js';
+import { AssetRecord } from '../views/asset.js';
 import { ActionsByBlock, blocksOf } from '../views/block.js';
+import { Token, tokenView } from '../views/token.js';
 
 /** Account ids start at 1 (consensus.md §6.6); 0 in a balance result means "no account yet". */
 const NO_ACCOUNT_ID = 0n;
+/** The richlist shows the 100 largest holders (http-api-details.md §7.4). */
+const RICHLIST_LENGTH = 100;
 
 export const accountRoutes = [
   route({
@@ -29,6 +37,41 @@ export const accountRoutes = [
           mempool: coinAmount(a.accountId === null ? 0n : node.mempool.pool.reserved(a.accountId, COIN_TOKEN_ID)),
           total: coinAmount(b.total),
         },
+      };
+    },
+  }),
+  route({
+    method: 'GET', path: '/account/:account/balance/:tokenspec',
+    response: named('TokenBalance', obj({
+      account: Account, balance: obj({ locked: TokenAmount, mempool: TokenAmount, total: TokenAmount }),
+      // Forked assets are a stub (exchange.md §2.6): no lookup ever fails or uses a snapshot.
+      lookupTrace: obj({ fails: arr(AssetRecord), snapshotHeight: nul }), token: Token,
+    })),
+    handler: async ({ params, node }) => {
+      const p = accountParam(params.account);
+      const spec = tokenSpecParam(params.tokenspec);
+      const a = await resolveAccount(node, p);
+      const token = (await resolveToken(node.db, spec)) ?? fail('tokenId' in spec ? 'ETOKIDNOTFOUND' : 'EASSETHASHNOTFOUND', `no token ${params.tokenspec}`);
+      const b = a.accountId === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(node.db), a.accountId, token.id);
+      const mempool = a.accountId === null ? 0n : node.mempool.pool.reserved(a.accountId, token.id);
+      return {
+        account: accountView(a.accountId ?? NO_ACCOUNT_ID, a.address),
+        balance: { locked: tokenAmount(b.locked, token.decimals), mempool: tokenAmount(mempool, token.decimals), total: tokenAmount(b.total, token.decimals) },
+        lookupTrace: { fails: [], snapshotHeight: null },
+        token: tokenView(token),
+      };
+    },
+  }),
+  route({
+    method: 'GET', path: '/account/richlist/:tokenspec',
+    response: named('Richlist', obj({ richlist: arr(obj({ address: hexStr(48), balance: TokenAmount })), token: Token })),
+    handler: async ({ params, node }) => {
+      const spec = tokenSpecParam(params.tokenspec);
+      const token = (await resolveToken(node.db, spec)) ?? fail('ETOKIDNOTFOUND', `no token ${params.tokenspec}`);
+      const holders = await richlist(node.db, token.id, RICHLIST_LENGTH);
+      return {
+        richlist: holders.map((h) => ({ address: formatAddress(h.address), balance: tokenAmount(h.total, token.decimals) })),
+        token: tokenView(token),
       };
     },
   }),

@@ -1,12 +1,17 @@
-// Hashrate charts: /chart/hashrate/block/:from/:to/:window and /chart/hashrate/time/:from/:to/:interval
-// (http-api.md "Charts"; http-api-details.md §9.2, §9.3), both from the §5.9 estimate.
+// Charts (http-api.md "Charts"): market candles and trades, /chart/candles/:asset/:interval and
+// /chart/trades/:asset (http-api-details.md §9.1; exchange.md §11), and the hashrate charts
+// /chart/hashrate/block/:from/:to/:window and /chart/hashrate/time/:from/:to/:interval
+// (http-api-details.md §9.2, §9.3), both from the §5.9 estimate.
 import type { Chain } from '../../chain/chain.js';
 import { hashrateAt, hashrateDoubleAt } from '../../chain/hashrate.js';
 import { BLOCK_TIME } from '../../consensus/params.js';
 import { fail } from '../../core/errors.js';
+import { CANDLE_INTERVALS, candlesOf, type CandleInterval } from '../../state/candles.js';
+import { tradesOf } from '../../state/trades.js';
+import { chartQuery, selectEntries } from '../chart_query.js';
 import { route } from '../route.js';
-import { u32Param } from '../params.js';
-import { arr, int, named, num, obj, u64 } from '../schema.js';
+import { assetParam, resolveAsset, u32Param } from '../params.js';
+import { arr, int, named, num, obj, tuple, u64 } from '../schema.js';
 
 /** The time chart estimates over one hour of blocks at every sample point (details §9.3). */
 const TIME_CHART_WINDOW = 3600 / BLOCK_TIME;
@@ -48,6 +53,31 @@ function timeSamples(chain: Chain, from: number, to: number, interval: number): 
 }
 
 export const chartRoutes = [
+  route({
+    method: 'GET', path: '/chart/candles/:asset/:interval',
+    // [begin timestamp, height of the first trade, open, high, low, close, base volume, quote volume]
+    response: named('Candles', arr(tuple(int, int, num, num, num, num, num, num))),
+    handler: async ({ params, query, node }) => {
+      const p = assetParam(params.asset);
+      if (!Object.hasOwn(CANDLE_INTERVALS, params.interval)) fail('EINVINTERVAL', `interval must be one of ${Object.keys(CANDLE_INTERVALS).join(', ')}`);
+      const seconds = CANDLE_INTERVALS[params.interval as CandleInterval];
+      const q = chartQuery(query, (from, to) => (to - from) / BigInt(seconds));
+      const asset = await resolveAsset(node, p);
+      const candles = candlesOf(await tradesOf(node.db, asset.id), seconds);
+      return selectEntries(candles, (c) => c.begin, q).map((c) => [c.begin, c.height, c.open, c.high, c.low, c.close, c.base, c.quote]);
+    },
+  }),
+  route({
+    method: 'GET', path: '/chart/trades/:asset',
+    // [height, timestamp, base total, quote total] per block (http-api.md; the reference swaps the first two).
+    response: named('Trades', arr(tuple(int, int, num, num))),
+    handler: async ({ params, query, node }) => {
+      const p = assetParam(params.asset);
+      const q = chartQuery(query, (from, to) => to - from);
+      const asset = await resolveAsset(node, p);
+      return selectEntries(await tradesOf(node.db, asset.id), (t) => t.height, q).map((t) => [t.height, t.timestamp, t.base, t.quote]);
+    },
+  }),
   route({
     method: 'GET', path: '/chart/hashrate/block/:from/:to/:window',
     response: named('HashrateBlockChart', obj({ range: obj({ begin: int, end: int }), data: arr(num) })),

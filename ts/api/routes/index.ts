@@ -5,7 +5,8 @@ import { blockRoutes } from './blocks.js';
 import { chainRoutes } from './chain.js';
 import { chartRoutes } from './charts.js';
 import { debugRoutes } from './debug.js';
+import { exchangeRoutes } from './exchange.js';
 import { toolsRoutes } from './tools.js';
 import { transactionRoutes } from './transactions.js';
 
-export const ROUTES: Route<any>[] = [...chainRoutes, ...blockRoutes, ...transactionRoutes, ...accountRoutes, ...chartRoutes, ...toolsRoutes, ...debugRoutes];
+export const ROUTES: Route<any>[] = [...chainRoutes, ...blockRoutes, ...transactionRoutes, ...accountRoutes, ...exchangeRoutes, ...chartRoutes, ...toolsRoutes, ...debugRoutes];

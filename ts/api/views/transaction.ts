@@ -5,6 +5,7 @@
 // a pending transaction shows it as null. Amounts: a buy order's amount is coin (8 decimals, P4),
 // liquidity tokens have 8 decimals.
 import { formatAddress } from '../../core/address.js';
+import { fail } from '../../core/errors.js';
 import { COIN_DECIMALS } from '../../core/amount.js';
 import { toHex } from '../../core/hex.js';
 import { assetNameOf, feeE8OfCode, type TransactionPayload } from '../../core/transaction.js';
@@ -232,7 +233,8 @@ const assetHashOf = (p: TransactionPayload): Uint8Array | null => ('assetHash' i
  */
 export function pendingTransactionView(tx: PendingTx, asset: Asset | null): PendingView {
   const p = tx.payload;
-  const need = (): Asset => asset ?? (() => { throw new Error(`pending ${p.type} without its asset`); })();
+  // The asset may have left the chain with a rolled-back creation.
+  const need = (): Asset => asset ?? fail('ENOTFOUND', `the asset of pending ${p.type} ${toHex(tx.hash)} is not on chain`);
   const common = { hash: toHex(tx.hash), signedCommon: signedCommon(tx) };
   // Each branch pairs its type's data with the common fields: one member of the union.
   const v = (data: PendingView['transaction']['data']): PendingView => ({ type: p.type, transaction: { data, ...common } as PendingView['transaction'] });
@@ -271,10 +273,7 @@ export async function pendingAssets(s: KeyReader, txs: PendingTx[]): Promise<(As
   return out;
 }
 
-/**
- * Mempool listing entries of `txs`, in order. A transaction whose asset left the chain (a rollback
- * removed its creation; the mempool drops it on its next refresh) is left out.
- */
+/** Mempool listing entries of `txs`, in order; a transaction whose asset left the chain (a rolled-back creation) is left out. */
 export async function mempoolEntries(s: KeyReader, txs: PendingTx[]): Promise<PendingView[]> {
   const assets = await pendingAssets(s, txs);
   return txs.flatMap((tx, i) => (assetHashOf(tx.payload) && !assets[i] ? [] : [pendingTransactionView(tx, assets[i])]));

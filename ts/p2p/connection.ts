@@ -1,0 +1,117 @@
+// One TCP connection (p2p.md §1): the grunt handshake within 5 s, then framed messages both ways,
+// and a bounded send queue (more than 3,000,000 bytes waiting: EBUFFERFULL). It knows nothing of
+// message meaning: complete frames go to `handlers.frame`; a NodeError thrown there (or by the
+// handshake or the frame checks) closes the connection with that error.
+import type { Socket } from 'node:net';
+import { NodeError } from '../core/errors.js';
+import type { NetworkName } from '../consensus/params.js';
+import type { NodeVersion } from './dialect.js';
+import { FrameDecoder, encodeFrame, type Frame } from './framing.js';
+import { Handshake } from './handshake.js';
+import { SEND_QUEUE_LIMIT, TIMER } from './protocol.js';
+
+/** Why a connection ended: an error of the table (code > 0), a network error (< 0) or a normal close (0). */
+export interface CloseReason { code: number; name: string; detail: string }
+
+export const closeReason = (e: NodeError): CloseReason => ({ code: e.code, name: e.errorName, detail: e.message });
+
+export interface ConnectionHandlers {
+  ready(c: Connection): void;
+  frame(c: Connection, f: Frame): void;
+  closed(c: Connection, reason: CloseReason): void;
+}
+
+export interface ConnectionOptions {
+  inbound: boolean;
+  network: NetworkName;
+  version: number;
+  /** Our P2P listen port, announced to acceptors. */
+  listenPort: number;
+  /** The address dialled (outbound) or seen (inbound). */
+  host: string;
+  port: number;
+}
+
+let nextId = 1;
+
+export class Connection {
+  /** Process-wide id, counting from 1 (§1.6). */
+  readonly id = nextId++;
+  readonly since = Date.now();
+  readonly inbound: boolean;
+  readonly host: string;
+  readonly port: number;
+  peerVersion: NodeVersion | null = null;
+  /** The listen port an inbound peer claimed in its handshake. */
+  peerListenPort: number | null = null;
+  rxBytes = 0;
+  txBytes = 0;
+  private readonly handshake: Handshake;
+  private readonly decoder = new FrameDecoder();
+  private handshakeTimer: NodeJS.Timeout | null;
+  private isClosed = false;
+
+  constructor(private readonly socket: Socket, opts: ConnectionOptions, private readonly handlers: ConnectionHandlers) {
+    this.inbound = opts.inbound;
+    this.host = opts.host;
+    this.port = opts.port;
+    this.handshake = new Handshake(opts.network, !opts.inbound, opts.version, opts.listenPort);
+    socket.setNoDelay(true);
+    this.handshakeTimer = setTimeout(() => this.close(new NodeError('ETIMEOUT', 'handshake not completed within 5 s')), TIMER.handshake);
+    socket.on('data', (chunk: Buffer) => this.receive(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)));
+    socket.on('error', (e: NodeJS.ErrnoException) => this.close({ code: -1, name: e.code ?? 'ESOCKET', detail: e.message }));
+    socket.on('close', () => this.close({ code: -1, name: 'EOF', detail: 'closed by the peer' }));
+    const hello = this.handshake.start();
+    if (hello) this.write(hello);
+  }
+
+  get closed(): boolean { return this.isClosed; }
+  get ready(): boolean { return this.handshake.done && !this.isClosed; }
+  get address(): string { return `${this.host}:${this.port}`; }
+
+  /** Frames and queues a message; closes with EBUFFERFULL when the peer does not read (§1.5). */
+  send(type: number, payload: Uint8Array): void {
+    if (this.isClosed) return;
+    this.write(encodeFrame(type, payload));
+    if (this.socket.writableLength > SEND_QUEUE_LIMIT) this.close(new NodeError('EBUFFERFULL', `${this.socket.writableLength} bytes queued`));
+  }
+
+  close(reason: NodeError | CloseReason): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
+    this.socket.destroy();
+    this.handlers.closed(this, reason instanceof NodeError ? closeReason(reason) : reason);
+  }
+
+  private write(bytes: Uint8Array): void {
+    this.txBytes += bytes.length;
+    this.socket.write(bytes);
+  }
+
+  private receive(chunk: Uint8Array): void {
+    if (this.isClosed) return;
+    this.rxBytes += chunk.length;
+    try {
+      let data = chunk;
+      if (!this.handshake.done) {
+        const step = this.handshake.feed(chunk);
+        if (step.send) this.write(step.send);
+        if (!step.done) return;
+        clearTimeout(this.handshakeTimer!);
+        this.handshakeTimer = null;
+        this.peerVersion = this.handshake.peerVersion;
+        this.peerListenPort = this.handshake.peerListenPort;
+        this.handlers.ready(this);
+        data = step.rest;
+      }
+      for (const f of this.decoder.push(data)) {
+        if (this.isClosed) return;
+        this.handlers.frame(this, f);
+      }
+    } catch (e) {
+      if (e instanceof NodeError) this.close(e);
+      else this.close({ code: 2000, name: 'EBUG', detail: String((e as Error)?.stack ?? e) });
+    }
+  }
+}

@@ -1,0 +1,197 @@
+// A peer session over one connection (p2p.md §2.3): the Init exchange, the ping cycle, one tracked
+// request at a time with nonce and timeouts, and dispatch of everything else to the host (the P2P
+// service). Protocol violations throw NodeError, which closes the connection with that code.
+import type { Socket } from 'node:net';
+import { randomInt } from 'node:crypto';
+import { NodeError, fail } from '../core/errors.js';
+import { Connection, type CloseReason, type ConnectionOptions } from './connection.js';
+import { dialectOf, type Dialect } from './dialect.js';
+import { NO_PRIORITY, type TxidWithFee } from './elements.js';
+import type { Frame } from './framing.js';
+import {
+  decodeMessage, encodeMessage, isReply, isRequest, replyKind,
+  type InitMsg, type Message, type PingMsg, type PongMsg, type Reply, type Request, type TxrepMsg, type TxreqMsg,
+} from './messages.js';
+import { PeerChain } from './peer_chain.js';
+import { LIMIT, TIMER } from './protocol.js';
+
+/** What a session needs from the node. */
+export interface PeerHost {
+  /** Our Init for this peer, describing the announced chain. */
+  ourInit(peer: Peer): InitMsg;
+  /** The peer's Init was valid: it now receives announcements and may serve sync. */
+  registered(peer: Peer): void;
+  /** The peer's chain description changed (Append, Fork, Rollback). */
+  chainUpdated(peer: Peer): void;
+  serve(peer: Peer, req: Request): Promise<Reply>;
+  /** Up to `max` mempool txids with fees for a pong. */
+  pongSample(peer: Peer, max: number): TxidWithFee[];
+  /** Txids a peer offered (Pong or Txnotify). */
+  offered(peer: Peer, txids: TxidWithFee[]): void;
+  txreq(peer: Peer, m: TxreqMsg): void;
+  txrep(peer: Peer, m: TxrepMsg): void;
+  closed(peer: Peer, reason: CloseReason): void;
+}
+
+/** A request before the session adds its nonce. */
+export type RequestWithoutNonce = Request extends infer T ? (T extends Request ? Omit<T, 'nonce'> : never) : never;
+
+/** A tracked request that got no answer within 30 s: the caller moves on, the slot stays taken. */
+export class RequestExpired extends Error {}
+/** The connection closed while a request was outstanding. */
+export class PeerGone extends Error {}
+
+interface Outstanding {
+  nonce: number;
+  kind: Reply['kind'];
+  resolve(r: Reply): void;
+  reject(e: Error): void;
+  expired: boolean;
+  timers: NodeJS.Timeout[];
+}
+
+const nonce = (): number => randomInt(0, 0x1_0000_0000);
+
+export class Peer {
+  readonly conn: Connection;
+  /** The peer's announced chain, from its Init on. */
+  chain: PeerChain | null = null;
+  dialect: Dialect = 'newer';
+  private outstanding: Outstanding | null = null;
+  private ping: { msg: PingMsg; timer: NodeJS.Timeout } | null = null;
+  private nextPing: NodeJS.Timeout | null = null;
+  private initTimer: NodeJS.Timeout | null = null;
+  private lastPingReceived = -Infinity;
+  private serving = 0;
+
+  constructor(socket: Socket, opts: ConnectionOptions, private readonly host: PeerHost, private readonly onReady: (p: Peer) => void) {
+    this.conn = new Connection(socket, opts, {
+      ready: () => this.start(),
+      frame: (_c, f) => this.receive(f),
+      closed: (_c, reason) => this.ended(reason),
+    });
+  }
+
+  get id(): number { return this.conn.id; }
+  get address(): string { return this.conn.address; }
+  get initialized(): boolean { return this.chain !== null && !this.conn.closed; }
+  /** True while one of our tracked requests awaits its reply (§2.3). */
+  get busy(): boolean { return this.outstanding !== null; }
+
+  send(m: Message): void {
+    const { type, payload } = encodeMessage(m);
+    this.conn.send(type, payload);
+  }
+
+  close(e: NodeError): void { this.conn.close(e); }
+
+  /** Sends a tracked request; resolves with the matching reply. Rejects with RequestExpired after 30 s. */
+  request<R extends Reply>(req: RequestWithoutNonce): Promise<R> {
+    if (this.outstanding) return Promise.reject(new Error('a request is already outstanding'));
+    if (this.conn.closed) return Promise.reject(new PeerGone());
+    const full = { ...req, nonce: nonce() } as Request;
+    return new Promise<R>((resolve, reject) => {
+      const o: Outstanding = { nonce: full.nonce, kind: replyKind(full.kind), resolve: resolve as (r: Reply) => void, reject, expired: false, timers: [] };
+      o.timers.push(setTimeout(() => { o.expired = true; reject(new RequestExpired()); }, TIMER.requestExpiry));
+      o.timers.push(setTimeout(() => this.close(new NodeError('ETIMEOUT', `no ${o.kind}`)), TIMER.requestHardTimeout));
+      this.outstanding = o;
+      this.send(full);
+    });
+  }
+
+  private start(): void {
+    this.dialect = dialectOf(this.conn.peerVersion!);
+    this.onReady(this);
+    if (this.conn.closed) return;
+    this.send(this.host.ourInit(this));
+    this.initTimer = setTimeout(() => this.close(new NodeError('ETIMEOUT', 'no Init within 30 s')), TIMER.init);
+  }
+
+  private receive(f: Frame): void {
+    const m = decodeMessage(f.type, f.payload);
+    if (m.kind === 'Init') return this.onInit(m, f.type);
+    if (!this.chain) fail('ENOINIT', `got ${m.kind}`);
+    const now = Date.now();
+    switch (m.kind) {
+      case 'Append': this.chain!.append(m); this.host.chainUpdated(this); return;
+      case 'Fork': this.chain!.fork(m, now); this.host.chainUpdated(this); return;
+      case 'SignedPinRollback': this.chain!.rollback(m, now); this.host.chainUpdated(this); return;
+      case 'Ping': return this.onPing(m, now);
+      case 'Pong': return this.onPong(m);
+      case 'Txnotify': return this.host.offered(this, m.txids);
+      case 'Txreq': return this.host.txreq(this, m);
+      case 'Txrep': return this.host.txrep(this, m);
+      case 'Leader': return; // signed snapshots are not kept yet (p2p.md §3.6); testnet rules ignore them
+    }
+    if (isRequest(m)) return this.serve(m);
+    if (isReply(m)) return this.onReply(m);
+  }
+
+  private onInit(m: InitMsg, type: number): void {
+    if (this.chain) fail('EINVINIT');
+    // Which Init a peer may send depends on its dialect (§2.6, §8 item 1).
+    // A newer peer may send InitV3 or type 0 with or without the flags byte.
+    if (this.dialect !== 'newer') {
+      if (m.v3) fail('EINITV3', `type ${type} from a ${this.dialect} peer`);
+      if (m.flags !== null) fail('EMSGINTEGRITY0', 'InitV1 with a flags byte');
+    }
+    this.chain = PeerChain.fromInit(m);
+    clearTimeout(this.initTimer!);
+    this.initTimer = null;
+    this.host.registered(this);
+    this.sendPing();
+  }
+
+  private sendPing(): void {
+    this.nextPing = null;
+    if (this.conn.closed) return;
+    const msg: PingMsg = {
+      kind: 'Ping', v2: this.dialect !== 'v1', nonce: nonce(), priority: NO_PRIORITY,
+      maxAddresses: LIMIT.pingAddresses, maxTransactions: LIMIT.pingTransactions, ndiscard: 0,
+    };
+    this.ping = { msg, timer: setTimeout(() => this.close(new NodeError('ETIMEOUT', 'no pong within 2 min')), TIMER.pongDeadline) };
+    this.send(msg);
+  }
+
+  private onPing(m: PingMsg, now: number): void {
+    if (now - this.lastPingReceived < TIMER.minPingSpacing) fail('EMSGFLOOD', 'pings less than 5 s apart');
+    this.lastPingReceived = now;
+    if (m.ndiscard !== 0) fail('ERTCDISCARD_FA');
+    const txids = this.host.pongSample(this, m.maxTransactions);
+    this.send({ kind: 'Pong', v2: m.v2, nonce: m.nonce, addresses: [], txids });
+  }
+
+  private onPong(m: PongMsg): void {
+    const p = this.ping;
+    if (!p || p.msg.v2 !== m.v2 || p.msg.nonce !== m.nonce) fail('EUNREQUESTED', 'pong');
+    if (m.addresses.length > p!.msg.maxAddresses || m.txids.length > p!.msg.maxTransactions) fail('ERESTRICTED', 'pong exceeds the ping limits');
+    clearTimeout(p!.timer);
+    this.ping = null;
+    this.nextPing = setTimeout(() => this.sendPing(), TIMER.pingInterval);
+    if (m.txids.length) this.host.offered(this, m.txids);
+  }
+
+  private serve(req: Request): void {
+    if (++this.serving > LIMIT.inboundQueue) fail('EMSGFLOOD', 'too many requests in flight');
+    this.host.serve(this, req).then(
+      (reply) => { this.serving--; this.send(reply); },
+      (e) => { this.serving--; this.close(e instanceof NodeError ? e : new NodeError('EBUG', String(e))); },
+    );
+  }
+
+  private onReply(m: Reply): void {
+    const o = this.outstanding;
+    if (!o || o.kind !== m.kind || o.nonce !== m.nonce) fail('EUNREQUESTED', m.kind);
+    for (const t of o!.timers) clearTimeout(t);
+    this.outstanding = null;
+    if (!o!.expired) o!.resolve(m); // a late reply is accepted and dropped
+  }
+
+  private ended(reason: CloseReason): void {
+    for (const t of [this.initTimer, this.nextPing, this.ping?.timer, ...(this.outstanding?.timers ?? [])]) if (t) clearTimeout(t);
+    const o = this.outstanding;
+    this.outstanding = null;
+    if (o && !o.expired) o.reject(new PeerGone());
+    this.host.closed(this, reason);
+  }
+}

@@ -1,0 +1,140 @@
+// The peer-to-peer node: wires the chain description (announcements, serving), the sync client,
+// transaction relay and the peer manager to the chain and the mempool, and answers the sessions'
+// callbacks (peer.ts PeerHost). main.ts starts it after the RPC server unless `--isolated`.
+import type { Chain } from '../chain/chain.js';
+import type { NetworkName } from '../consensus/params.js';
+import type { MempoolService } from '../mempool/service.js';
+import { ChainDescription } from './chain_description.js';
+import type { CloseReason } from './connection.js';
+import type { TxidWithFee } from './elements.js';
+import type { InitMsg, Reply, Request, TxrepMsg, TxreqMsg } from './messages.js';
+import type { PeerEndpoint } from './network.js';
+import type { Peer, PeerHost } from './peer.js';
+import { PeerManager } from './peer_manager.js';
+import { serveRequest } from './serving.js';
+import { SyncClient } from './sync.js';
+import { TxRelay } from './tx_relay.js';
+
+/** Announcements made within this many ms are coalesced into one (p2p.md §2.3 "Append should be coalesced"). */
+const ANNOUNCE_DELAY_MS = 20;
+/** How often new mempool transactions are pushed to peers. */
+const TX_PUSH_MS = 500;
+
+export interface P2PLog { info(line: string): void; warn(line: string): void }
+
+export interface P2POptions {
+  network: NetworkName;
+  bind: PeerEndpoint;
+  /** The pinned peers: the `--connect` list or the network's seeds. */
+  connect: PeerEndpoint[];
+  chain: Chain;
+  mempool: MempoolService;
+  log: P2PLog;
+}
+
+export class P2PNode implements PeerHost {
+  readonly description: ChainDescription;
+  readonly sync: SyncClient;
+  readonly relay: TxRelay;
+  readonly manager: PeerManager;
+  /** The endpoint the listener is bound to. */
+  endpoint: PeerEndpoint | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly pushTimer: NodeJS.Timeout;
+  private stopped = false;
+
+  private constructor(private readonly opts: P2POptions) {
+    const { chain, log } = opts;
+    this.description = new ChainDescription(chain);
+    this.manager = new PeerManager({ network: opts.network, connect: opts.connect, log }, this);
+    this.sync = new SyncClient(chain, () => this.manager.initialized(), log);
+    this.relay = new TxRelay(opts.mempool, log.info);
+    chain.onChange((e) => {
+      this.description.onEvent(e);
+      this.scheduleAnnouncement();
+      this.sync.kick();
+    });
+    this.pushTimer = setInterval(() => this.relay.push(this.manager.initialized()), TX_PUSH_MS);
+  }
+
+  /** Listens, then dials the pinned peers. Throws when the listen address cannot be bound. */
+  static async start(opts: P2POptions): Promise<P2PNode> {
+    const node = new P2PNode(opts);
+    try {
+      node.endpoint = await node.manager.listen(opts.bind);
+    } catch (e) {
+      clearInterval(node.pushTimer);
+      throw e;
+    }
+    node.manager.start();
+    return node;
+  }
+
+  /** Synced: no connected peer announces more work than the local chain (p2p.md §3.4). */
+  synced(): boolean {
+    return !this.sync.behind;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.pushTimer);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.sync.stop();
+    this.manager.stop();
+  }
+
+  /** Sends the due Append or Fork to every connection, between chain changes (chain_description.ts). */
+  private scheduleAnnouncement(): void {
+    if (this.flushTimer || this.stopped) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      void this.opts.chain.locked(async () => {
+        const m = this.description.flush();
+        if (m) for (const p of this.manager.connected()) p.send(m);
+      });
+    }, ANNOUNCE_DELAY_MS);
+  }
+
+  // --- PeerHost -------------------------------------------------------------------------------
+
+  ourInit(peer: Peer): InitMsg {
+    return this.description.init(peer.dialect === 'newer');
+  }
+
+  registered(peer: Peer): void {
+    const c = peer.chain!;
+    this.opts.log.info(`Peer ${peer.address} (#${peer.id}) has ${c.length} blocks`);
+    this.sync.kick();
+  }
+
+  chainUpdated(): void {
+    this.sync.kick();
+  }
+
+  serve(_peer: Peer, req: Request): Promise<Reply> {
+    // Bodies are read from the store: between chain changes. Headers are in memory (chain_description.ts).
+    if (req.kind === 'Blockreq') return this.opts.chain.locked(() => serveRequest(this.description, req));
+    return serveRequest(this.description, req);
+  }
+
+  pongSample(peer: Peer, max: number): TxidWithFee[] {
+    return this.relay.sample(peer, max);
+  }
+
+  offered(peer: Peer, txids: TxidWithFee[]): void {
+    this.relay.offered(peer, txids);
+  }
+
+  txreq(peer: Peer, m: TxreqMsg): void {
+    this.relay.answer(peer, m);
+  }
+
+  txrep(peer: Peer, m: TxrepMsg): void {
+    this.relay.receive(peer, m);
+  }
+
+  closed(peer: Peer, reason: CloseReason): void {
+    this.manager.peerClosed(peer, reason);
+    this.sync.kick();
+  }
+}

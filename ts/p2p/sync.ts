@@ -1,0 +1,205 @@
+// Header-first sync client (p2p.md §3.2–§3.5, the simple client of §7(a)): take the peer that
+// announces the most work above ours, find the fork point from the grids and probes, download and
+// verify its headers (8,640 per request), then its bodies (30 per request), and apply them through
+// Chain.switchBranch once the branch carries strictly more work than the local chain (fork choice
+// stays the chain's). A peer that sends invalid data is closed with the error, which records the
+// offense; a slow peer is set aside for a while.
+import type { Chain } from '../chain/chain.js';
+import { checkpointOf } from '../consensus/checkpoint.js';
+import { checkBlockBody } from '../consensus/block_check.js';
+import { NodeError } from '../core/errors.js';
+import { blockHash } from '../core/header.js';
+import { equalBytes } from '../core/hex.js';
+import { canLeadSync } from './dialect.js';
+import { applyProbe, gridForkRange, probeHeight, type ForkRange } from './fork_range.js';
+import { ChainMoved, HeaderStage } from './header_stage.js';
+import type { BatchrepMsg, BlockrepMsg, ProberepMsg } from './messages.js';
+import { PeerGone, RequestExpired, type Peer } from './peer.js';
+import { BATCH_SIZE, BLOCK_BATCH } from './protocol.js';
+
+const SET_ASIDE_MS = 30_000;    // a peer that timed out or could not help is not asked again for this long
+const RETRY_MS = 2_000;         // a peer whose sync made no progress
+/** Errors of switchBranch that are not the peer's fault. */
+const LOCAL_ERRORS = new Set(['EREORGWORK', 'EFORKHEIGHT', 'EBUG']);
+
+/** Nothing useful can be done with this peer now (not its fault). */
+class Abort extends Error {}
+
+export interface SyncLog { info(line: string): void; warn(line: string): void }
+
+export class SyncClient {
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private readonly setAside = new WeakMap<Peer, number>();
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly peers: () => Peer[],
+    private readonly log: SyncLog,
+    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  /** True while some connected peer announces more work than the local chain. */
+  get behind(): boolean {
+    return this.peers().some((p) => p.initialized && p.chain!.worksum > this.chain.worksum);
+  }
+
+  /** Schedules a pass (after a peer's announcement, a chain change, a reply). */
+  kick(): void {
+    if (this.stopped) return;
+    this.again = true;
+    if (!this.running) void this.loop();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+  }
+
+  private async loop(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.again && !this.stopped) {
+        this.again = false;
+        const peer = this.pick();
+        if (!peer) break;
+        try {
+          if (!(await this.syncFrom(peer))) this.setAside.set(peer, Date.now() + RETRY_MS);
+        } catch (e) {
+          this.setAside.set(peer, Date.now() + RETRY_MS);
+          this.failed(peer, e);
+        }
+        this.again = true;
+      }
+    } finally {
+      this.running = false;
+    }
+    this.scheduleRetry();
+  }
+
+  /** A peer set aside may become useful again: look again when the first one's time is up. */
+  private scheduleRetry(): void {
+    if (this.stopped || this.retryTimer || !this.behind) return;
+    this.retryTimer = setTimeout(() => { this.retryTimer = null; this.kick(); }, RETRY_MS);
+  }
+
+  private failed(peer: Peer, e: unknown): void {
+    if (e instanceof NodeError) {
+      this.log.warn(`Sync from ${peer.address} failed: ${e.message} (${e.errorName})`);
+      peer.close(e);
+    } else if (e instanceof RequestExpired) {
+      this.log.warn(`Sync from ${peer.address}: request timed out`);
+      this.setAside.set(peer, Date.now() + SET_ASIDE_MS);
+    } else if (!(e instanceof PeerGone || e instanceof ChainMoved || e instanceof Abort)) {
+      this.log.warn(`Sync from ${peer.address} stopped: ${(e as Error)?.stack ?? e}`);
+      this.setAside.set(peer, Date.now() + SET_ASIDE_MS);
+    }
+  }
+
+  /** The idle peer with the most announced work above ours (§3.3 minWork, checkpoint, version). */
+  private pick(): Peer | null {
+    const checkpoint = checkpointOf(this.chain.params);
+    const slot = checkpoint ? checkpoint.height / BATCH_SIZE - 1 : -1;
+    let best: Peer | null = null;
+    for (const p of this.peers()) {
+      if (!p.initialized || p.busy || (this.setAside.get(p) ?? 0) > Date.now()) continue;
+      const c = p.chain!;
+      if (c.worksum <= this.chain.worksum || (best && c.worksum <= best.chain!.worksum)) continue;
+      if (p.conn.peerVersion && !canLeadSync(p.conn.peerVersion)) continue;
+      if (checkpoint && !(c.grid.length > slot && equalBytes(c.grid[slot], checkpoint.header))) continue;
+      best = p;
+    }
+    return best;
+  }
+
+  /** One attempt to catch up with `peer`; returns whether blocks were applied. */
+  private async syncFrom(peer: Peer): Promise<boolean> {
+    const c = peer.chain!;
+    const descriptor = c.descriptor, length = c.length, claimed = c.worksum;
+    const range = await this.findFork(peer, descriptor, length);
+    // Headers from `lower` on; the ones equal to ours move the fork point up.
+    let fork = range.lower - 1;
+    let stage: HeaderStage | null = null;
+    for (let start = range.lower; start <= length;) {
+      const count = Math.min(BATCH_SIZE, length - start + 1);
+      const rep = await peer.request<BatchrepMsg>({ kind: 'Batchreq', descriptor, start, count });
+      if (rep.headers.length !== count) {
+        if (peer.chain?.expectsAnswers(descriptor, Date.now())) throw new NodeError('EBATCHSIZE3', `${rep.headers.length} of ${count} headers`);
+        throw new Abort();
+      }
+      for (const raw of rep.headers) {
+        const h = start++;
+        if (!stage && h <= this.chain.length && equalBytes(blockHash(raw), this.chain.hashAt(h))) { fork = h; continue; }
+        stage ??= new HeaderStage(this.chain, fork);
+        stage.add(raw, this.now());
+      }
+    }
+    if (!stage) {
+      // The peer's chain is a prefix of ours: it cannot carry the work it announced.
+      if (this.chain.length >= length && this.chain.worksumAt(length) < claimed) throw new NodeError('EFAKEWORK', 'announced work of a chain we hold');
+      return false;
+    }
+    if (stage.worksum < claimed) throw new NodeError('EFAKEWORK', `headers carry less work than announced`);
+    if (stage.worksum <= this.chain.worksum) return false;
+    return this.downloadBlocks(peer, descriptor, stage);
+  }
+
+  /** Grid comparison, then probes until the balanced rule allows downloading (§3.2). */
+  private async findFork(peer: Peer, descriptor: number, length: number): Promise<ForkRange> {
+    const ours = this.chain;
+    let range = gridForkRange((i) => ours.rawHeaderAt((i + 1) * BATCH_SIZE), ours.length, peer.chain!.grid, length);
+    for (let h = probeHeight(range, length); h !== null; h = probeHeight(range, length)) {
+      const rep = await peer.request<ProberepMsg>({ kind: 'Probereq', descriptor, height: h });
+      const pc = peer.chain!;
+      if (rep.descriptor !== pc.descriptor) throw new NodeError('EPROBEDESCRIPTOR');
+      if ((rep.current !== null) !== (h <= pc.length)) throw new NodeError('EBADPROBE', `current header ${rep.current ? 'present' : 'absent'} at ${h}, length ${pc.length}`);
+      if (!rep.requested) {
+        if (pc.expectsAnswers(descriptor, Date.now())) throw new NodeError('EEMPTY', 'probe without the requested header');
+        throw new Abort();
+      }
+      if (h > ours.length) throw new ChainMoved();
+      range = applyProbe(range, h, equalBytes(blockHash(rep.requested), ours.hashAt(h)));
+    }
+    return range;
+  }
+
+  /** Bodies for the stage, 30 at a time, applied once the branch outweighs the local chain (§3.4). */
+  private async downloadBlocks(peer: Peer, descriptor: number, stage: HeaderStage): Promise<boolean> {
+    const params = this.chain.params;
+    let fork = stage.fork;
+    let pending: { header: Uint8Array; body: Uint8Array }[] = [];
+    let applied = 0;
+    for (let first = stage.fork + 1; first <= stage.length; first += BLOCK_BATCH) {
+      const last = Math.min(first + BLOCK_BATCH - 1, stage.length);
+      const rep = await peer.request<BlockrepMsg>({ kind: 'Blockreq', first, last, descriptor });
+      if (rep.bodies.length === 0) {
+        if (peer.chain?.expectsAnswers(descriptor, Date.now())) throw new NodeError('EEMPTY', `no blocks ${first}..${last}`);
+        throw new Abort();
+      }
+      if (rep.bodies.length !== last - first + 1) throw new NodeError('EINV_BLOCKREPSIZE', `${rep.bodies.length} bodies for ${first}..${last}`);
+      rep.bodies.forEach((body, i) => {
+        const h = first + i;
+        const k = h - stage.fork - 1;
+        checkBlockBody(params, h, stage.headers[k], body);
+        pending.push({ header: stage.raws[k], body });
+      });
+      if (!stage.anchored) throw new ChainMoved();
+      if (stage.worksumAt(last) <= this.chain.worksum) continue;
+      try {
+        const removed = await this.chain.switchBranch(fork, pending, { now: this.now() });
+        if (removed.length) this.log.info(`Switched to the branch of ${peer.address} at height ${fork + 1}: ${removed.length} block(s) rolled back`);
+      } catch (e) {
+        if (e instanceof NodeError && LOCAL_ERRORS.has(e.errorName)) throw new ChainMoved();
+        throw e;
+      }
+      applied += pending.length;
+      fork = last;
+      pending = [];
+      this.log.info(`Synced to height ${last} from ${peer.address}`);
+      if (this.stopped) break;
+    }
+    return applied > 0;
+  }
+}
