@@ -51,6 +51,7 @@ export class P2PNode implements PeerHost {
     this.relay = new TxRelay(opts.mempool, log.info);
     chain.onChange((e) => {
       this.description.onEvent(e);
+      this.relay.chainChanged();
       this.scheduleAnnouncement();
       this.sync.kick();
     });

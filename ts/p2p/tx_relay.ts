@@ -17,7 +17,7 @@ import type { Peer } from './peer.js';
 import { LIMIT } from './protocol.js';
 import type { WireTransaction } from './tx_message.js';
 
-const REJECTED_MS = 60_000;  // a refused (txid, fee) is not requested again for this long
+const REJECTED_MS = 60_000;  // a refused (txid, fee) is not requested again for this long, or until the chain changes
 const INFLIGHT_MS = 10_000;  // nor one already requested from another peer
 const KNOWN_LIMIT = 50_000;
 const MAX_PRECISION = 18;
@@ -113,6 +113,11 @@ export class TxRelay {
       }
       if (added) this.log(`Added ${added} transaction(s) from peer ${peer.address}`);
     });
+  }
+
+  /** After a chain change, refused transactions may have become valid (pin, sender, balance). */
+  chainChanged(): void {
+    this.rejected.clear();
   }
 
   /** Pushes mempool transactions not announced yet to the peers that do not know them (Txnotify). */
