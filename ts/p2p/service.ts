@@ -47,8 +47,8 @@ export class P2PNode implements PeerHost {
     const { chain, log } = opts;
     this.description = new ChainDescription(chain);
     this.manager = new PeerManager({ network: opts.network, connect: opts.connect, log }, this);
-    this.sync = new SyncClient(chain, () => this.manager.initialized(), log);
     this.relay = new TxRelay(opts.mempool, log.info);
+    this.sync = new SyncClient(chain, () => this.manager.initialized(), log, undefined, () => this.relay.caughtUp());
     chain.onChange((e) => {
       this.description.onEvent(e);
       this.relay.chainChanged();
@@ -123,7 +123,7 @@ export class P2PNode implements PeerHost {
   }
 
   offered(peer: Peer, txids: TxidWithFee[]): void {
-    this.relay.offered(peer, txids);
+    this.relay.offered(peer, txids, this.sync.behind);
   }
 
   txreq(peer: Peer, m: TxreqMsg): void {

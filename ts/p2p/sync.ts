@@ -39,6 +39,8 @@ export class SyncClient {
     private readonly peers: () => Peer[],
     private readonly log: SyncLog,
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+    /** Called when a pass ends with no peer ahead of the local chain. */
+    private readonly caughtUp: () => void = () => {},
   ) {}
 
   /** True while some connected peer announces more work than the local chain. */
@@ -76,6 +78,7 @@ export class SyncClient {
     } finally {
       this.running = false;
     }
+    if (!this.stopped && !this.behind) this.caughtUp();
     this.scheduleRetry();
   }
 

@@ -20,6 +20,7 @@ import type { WireTransaction } from './tx_message.js';
 const REJECTED_MS = 60_000;  // a refused (txid, fee) is not requested again for this long, or until the chain changes
 const INFLIGHT_MS = 10_000;  // nor one already requested from another peer
 const KNOWN_LIMIT = 50_000;
+const DEFERRED_LIMIT = 1_000; // offers kept while behind
 const MAX_PRECISION = 18;
 
 const keyOf = (id: TransactionId, feeCode: number) => `${transactionIdKey(id)}/${feeCode}`;
@@ -43,6 +44,7 @@ export class TxRelay {
   private readonly known = new WeakMap<Peer, Set<string>>();
   private announced = new Set<string>();
   private admitting: Promise<void> = Promise.resolve();
+  private deferred: { peer: Peer; txids: TxidWithFee[] }[] = [];
 
   constructor(private readonly mempool: MempoolService, private readonly log: (line: string) => void = () => {}) {}
 
@@ -59,8 +61,15 @@ export class TxRelay {
     return out;
   }
 
-  /** Requests the offered txids we want (§5 "Filtering"). */
-  offered(peer: Peer, txids: TxidWithFee[]): void {
+  /**
+   * Requests the offered txids we want (§5 "Filtering"). While the node is behind its peers the
+   * offers wait (their pins and senders may be in blocks still to come) until `caughtUp()`.
+   */
+  offered(peer: Peer, txids: TxidWithFee[], behind = false): void {
+    if (behind) {
+      if (this.deferred.length < DEFERRED_LIMIT) this.deferred.push({ peer, txids });
+      return;
+    }
     const now = Date.now();
     const have = new Map(this.mempool.pool.all().map((t) => [transactionIdKey(txIdOf(t)), t.feeCode]));
     const min = this.mempool.minFeeCode;
@@ -113,6 +122,13 @@ export class TxRelay {
       }
       if (added) this.log(`Added ${added} transaction(s) from peer ${peer.address}`);
     });
+  }
+
+  /** The node has caught up with its peers: the offers made meanwhile are considered now. */
+  caughtUp(): void {
+    const offers = this.deferred;
+    this.deferred = [];
+    for (const o of offers) if (!o.peer.conn.closed) this.offered(o.peer, o.txids);
   }
 
   /** After a chain change, refused transactions may have become valid (pin, sender, balance). */
