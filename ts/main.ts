@@ -16,7 +16,6 @@ import { networkParams } from './consensus/params.js';
 import { toHex } from './core/hex.js';
 import { NODE_VERSION, COMMIT } from './version.js';
 import { P2PNode } from './p2p/service.js';
-import { seedPeers } from './p2p/network.js';
 
 // Installed first, so a signal that arrives during start-up still shuts down cleanly.
 const shutdownRequested = new Promise<string>((resolve) => {
@@ -80,7 +79,7 @@ async function main(): Promise<number> {
     const p2pText = `${bind.host}:${bind.port}`;
     try {
       p2p = await P2PNode.start({
-        network: config.network, bind, connect: config.connect ?? seedPeers(config.network), chain, mempool: node.mempool, log,
+        network: config.network, bind, connect: config.connect ?? [], chain, mempool: node.mempool, log,
       });
     } catch (e) {
       log.error(`Cannot listen on ${p2pText}: ${(e as Error).message}`);

@@ -203,8 +203,8 @@ impl Fe {
         let (l18, h18) = (u & M26, u >> 26);
         let top = h18 << 10;
         let mut r = [0u32; 10];
-        // pending additions for positions k + 1 and k + 2
-        let (mut p1, mut p2) = (top << 10, 0u64);
+        // pending additions for positions k and k + 1
+        let (mut p1, mut p2) = (0u64, top << 10);
         let mut acc = top * R260_LO;
         let u = a1 * b9 + a2 * b8 + a3 * b7 + a4 * b6 + a5 * b5 + a6 * b4 + a7 * b3 + a8 * b2 + a9 * b1;
         let (l, h) = (u & M26, u >> 26);
@@ -292,8 +292,8 @@ impl Fe {
         let (l18, h18) = (u & M26, u >> 26);
         let top = h18 << 10;
         let mut r = [0u32; 10];
-        // pending additions for positions k + 1 and k + 2
-        let (mut p1, mut p2) = (top << 10, 0u64);
+        // pending additions for positions k and k + 1
+        let (mut p1, mut p2) = (0u64, top << 10);
         let mut acc = top * R260_LO;
         let u = a1 * d9 + a2 * d8 + a3 * d7 + a4 * d6 + a5 * a5;
         let (l, h) = (u & M26, u >> 26);
@@ -1454,77 +1454,5 @@ mod tests {
         let key = recover(&[0; 32], &sig_of(&rx, &s, (ry[0] & 1) as u8)).unwrap();
         let want = scalar::mul(&scalar::mul(&scalar::inv_mod(&rx, &N).unwrap(), &s), &k);
         assert_eq!(key, public_key(&u256_to_be(&want)).unwrap());
-    }
-}
-#[cfg(test)]
-mod timing {
-    use super::*;
-    use std::hint::black_box;
-    use std::time::Instant;
-    fn best(name: &str, n: u32, mut f: impl FnMut()) {
-        let mut best = f64::MAX;
-        for _ in 0..15 {
-            let t = Instant::now();
-            for _ in 0..n { f(); }
-            best = best.min(t.elapsed().as_secs_f64() * 1e9 / n as f64);
-        }
-        println!("{name:8} {best:10.0} ns");
-    }
-    #[test]
-    #[ignore]
-    fn count() {
-        let n: u32 = std::env::var("N").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
-        let _ = g_tables();
-        let d = [7u8; 32];
-        let sig: [u8; 65] = [0xd7,0x06,0xa1,0x50,0x0a,0xcb,0x4f,0x40,0xa1,0xb4,0x82,0xcb,0xb9,0x59,0xe5,0xc4,0xd0,0x5d,0xa8,0xfe,0xf1,0x0b,0xa2,0xb4,0x84,0x7e,0x39,0xdb,0x49,0xa7,0x45,0x9d,0x7d,0x83,0x91,0xb6,0x5b,0x02,0x16,0x36,0x2f,0xc0,0xf3,0x24,0x5f,0xa1,0xb2,0x6f,0x02,0xd6,0xec,0x0d,0x83,0x5e,0xd2,0xe5,0x31,0x3a,0x48,0x9e,0x40,0xf3,0x19,0x76,0x01];
-        let op = std::env::var("OP").unwrap_or_default();
-        let a = Fe::from_u64x4(&[1, 2, 3, 4]);
-        let b = Fe::from_u64x4(&[5, 6, 7, 8]);
-        let g = Affine::g(); let j = g.to_jac().dbl();
-        let k = [0x1234567u64, 0x89abcdef, 0x1234567, 0x7777777];
-        let mut x = a;
-        match op.as_str() {
-            "mul" => for _ in 0..n { x = black_box(x.mul(&b)); },
-            "sqr" => for _ in 0..n { x = black_box(x.sqr()); },
-            "weak" => for _ in 0..n { x = black_box(x.weak()); },
-            "inv" => for _ in 0..n { x = black_box(x.inv()); },
-            "sqrt" => for _ in 0..n { black_box(black_box(a).sqrt()); },
-            "dbl" => for _ in 0..n { black_box(black_box(j).dbl()); },
-            "madd" => for _ in 0..n { black_box(black_box(j).add_affine(&g)); },
-            "table" => for _ in 0..n { black_box(odd_multiples::<8>(&black_box(g))); },
-            "ecmult" => for _ in 0..n { black_box(ecmult(&g, &k, &k)); },
-            "ninv" => for _ in 0..n { black_box(scalar::inv_mod(&black_box(k), &N)); },
-            "split" => for _ in 0..n { black_box(scalar::split_lambda(&black_box(k))); },
-            _ => {}
-        }
-        if !op.is_empty() { return; }
-        for i in 0..n {
-            let mut d2 = d;
-            d2[0] = i as u8;
-            black_box(recover(&black_box(d2), &sig).ok());
-        }
-    }
-
-    #[test]
-    #[ignore]
-    fn timing() {
-        let a = Fe::from_u64x4(&[1, 2, 3, 4]);
-        let b = Fe::from_u64x4(&[5, 6, 7, 8]);
-        let g = Affine::g(); let j = g.to_jac().dbl();
-        let k = [0x1234567u64, 0x89abcdef, 0x1234567, 0x7777777];
-        let _ = g_tables();
-        let mut x = a;
-        best("mul", 100000, || { x = black_box(x.mul(&b)); });
-        best("sqr", 100000, || { x = black_box(x.sqr()); });
-        best("inv", 200, || { black_box(black_box(a).inv_pow()); });
-        best("binv", 200, || { black_box(scalar::inv_mod(&black_box([1u64, 2, 3, 4]), &P)); });
-        best("sqrt", 200, || { black_box(black_box(a).sqrt()); });
-        best("dbl", 2000, || { black_box(black_box(j).dbl()); });
-        best("madd", 2000, || { black_box(black_box(j).add_affine(&g)); });
-        best("table", 100, || { black_box(odd_multiples::<8>(&black_box(g))); });
-        best("ecmult", 30, || { black_box(ecmult(&g, &k, &k)); });
-        let d = [7u8; 32];
-        let sig: [u8; 65] = [0xd7,0x06,0xa1,0x50,0x0a,0xcb,0x4f,0x40,0xa1,0xb4,0x82,0xcb,0xb9,0x59,0xe5,0xc4,0xd0,0x5d,0xa8,0xfe,0xf1,0x0b,0xa2,0xb4,0x84,0x7e,0x39,0xdb,0x49,0xa7,0x45,0x9d,0x7d,0x83,0x91,0xb6,0x5b,0x02,0x16,0x36,0x2f,0xc0,0xf3,0x24,0x5f,0xa1,0xb2,0x6f,0x02,0xd6,0xec,0x0d,0x83,0x5e,0xd2,0xe5,0x31,0x3a,0x48,0x9e,0x40,0xf3,0x19,0x76,0x01];
-        best("recover", 30, || { black_box(recover(&d, &sig).ok()); });
     }
 }

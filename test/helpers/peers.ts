@@ -6,7 +6,7 @@ import { startNode, type TestNode } from './node.js';
 
 /** A regtest node listening for peers on 127.0.0.1 (any free port), connecting to `connect`. */
 export function startPeerNode(connect: TestNode[] = [], dataDir?: string, extra: string[] = []): Promise<TestNode> {
-  const args = ['--regtest', '--bind=127.0.0.1:0', ...extra];
+  const args = ['--regtest', ...(extra.some((a) => a.startsWith('--bind')) ? [] : ['--bind=127.0.0.1:0']), ...extra];
   if (connect.length) args.push(`--connect=${connect.map((n) => n.p2p).join(',')}`);
   return startNode(args, dataDir);
 }

@@ -42,6 +42,7 @@ export class Chain implements HeaderChainView {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners: ((e: ChainEvent) => void | Promise<void>)[] = [];
   private readonly rollbackHooks: ((block: StoredBlock) => Promise<void>)[] = [];
+  private readonly settledListeners: (() => Promise<void>)[] = [];
 
   private constructor(readonly db: Db, readonly params: NetworkParams) {}
 
@@ -79,6 +80,12 @@ export class Chain implements HeaderChainView {
   /** Called after each change, inside the change's turn: no other change runs until it returns. */
   onChange(listener: (e: ChainEvent) => void | Promise<void>): void { this.listeners.push(listener); }
 
+  /**
+   * Called once at the end of every change (an append, a rollback, a whole branch switch), still
+   * inside its turn: the place to re-check things against the new chain once, not per block.
+   */
+  onSettled(listener: () => Promise<void>): void { this.settledListeners.push(listener); }
+
   /** Called before a block is rolled back, while the ledger still has its accounts. */
   onBeforeRollback(hook: (block: StoredBlock) => Promise<void>): void { this.rollbackHooks.push(hook); }
 
@@ -108,9 +115,22 @@ export class Chain implements HeaderChainView {
     return run;
   }
 
+  /** A change: runs alone, then the settled listeners run (also when the change failed). */
+  private change<T>(task: () => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      try {
+        return await task();
+      } finally {
+        for (const l of this.settledListeners) {
+          try { await l(); } catch (err) { process.stderr.write(`chain listener failed: ${(err as Error)?.stack ?? err}\n`); }
+        }
+      }
+    });
+  }
+
   /** Validates and appends the block at height length + 1; throws NodeError and changes nothing on failure. */
   append(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
-    return this.exclusive(() => this.appendBlock(raw, bodyBytes, opts));
+    return this.change(() => this.appendBlock(raw, bodyBytes, opts));
   }
 
   private async appendBlock(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
@@ -139,7 +159,7 @@ export class Chain implements HeaderChainView {
 
   /** Removes the tip block, restoring the ledger from its undo record (consensus.md §9.4). */
   rollback(): Promise<StoredBlock> {
-    return this.exclusive(() => this.rollbackTip());
+    return this.change(() => this.rollbackTip());
   }
 
   /**
@@ -149,7 +169,7 @@ export class Chain implements HeaderChainView {
    * blocks that left the chain (their transactions may return to the mempool).
    */
   switchBranch(fork: number, branch: { header: Uint8Array; body: Uint8Array }[], opts: AppendOptions): Promise<StoredBlock[]> {
-    return this.exclusive(async () => {
+    return this.change(async () => {
       if (!Number.isInteger(fork) || fork < 0 || fork > this.length) fail('EFORKHEIGHT', `fork height ${fork}, chain length ${this.length}`);
       let work = this.worksumAt(fork);
       branch.forEach((b, i) => { work += targetWork(targetAt(this.params, fork + 1 + i, parseHeader(b.header).target)); });

@@ -3,6 +3,7 @@ import * as secp from '@noble/secp256k1';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { addressFromPublicKey } from './address.js';
+import { recoverPublicKeyKernel, signatureInRange } from '../kernel/secp256k1.js';
 
 // Synchronous signing and recovery need these hooks (RFC 6979 nonces use HMAC-SHA256).
 secp.hashes.sha256 = (m: Uint8Array) => nobleSha256(m);
@@ -36,31 +37,18 @@ export function signDigest(digest32: Uint8Array, sk: Uint8Array): Uint8Array {
 
 /**
  * The body-parse validity of a 65-byte signature (consensus.md §7.3): recid ≤ 3, r and s in
- * range, and s low (a signature normalization would change is invalid).
+ * [1, n−1], and s low (s ≤ n/2: a signature normalization would change is invalid). These are
+ * exactly the range rules of the kernel's recovery (`secp256k1_recover` statuses 1–3).
  */
 export function isCanonicalSignature(sig65: Uint8Array): boolean {
-  if (sig65.length !== 65 || sig65[64] > 3) return false;
-  try {
-    return !secp.Signature.fromBytes(sig65.subarray(0, 64), 'compact').hasHighS();
-  } catch {
-    return false;
-  }
+  return signatureInRange(sig65);
 }
 
 /**
  * Recovers the compressed public key from a 32-byte digest and a 65-byte signature
- * (r ‖ s ‖ recid). Null when recid > 3, r or s out of range, s not low, or no key recovers.
+ * (r ‖ s ‖ recid) with the WASM kernel (initKernel() must have run). Null when recid > 3, r or s
+ * out of range, s not low, or no key recovers.
  */
 export function recoverPublicKey(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | null {
-  if (sig65.length !== 65 || sig65[64] > 3) return null;
-  const recovered = new Uint8Array(65);
-  recovered[0] = sig65[64];
-  recovered.set(sig65.subarray(0, 64), 1);
-  try {
-    const s = secp.Signature.fromBytes(sig65.subarray(0, 64), 'compact');
-    if (s.hasHighS()) return null;
-    return secp.recoverPublicKey(recovered, digest32, { prehash: false });
-  } catch {
-    return null;
-  }
+  return recoverPublicKeyKernel(digest32, sig65);
 }

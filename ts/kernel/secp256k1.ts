@@ -27,3 +27,25 @@ export function recoverPublicKeyKernel(digest32: Uint8Array, sig65: Uint8Array):
     kernel<Secp256k1Exports>().secp256k1_recover(d, s, o));
   return status === 0 ? out : null;
 }
+
+/** The group order n of secp256k1 and floor(n/2), the largest "low" s. */
+const CURVE_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const HALF_N = CURVE_N >> 1n;
+
+function bigEndian(bytes: Uint8Array): bigint {
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
+}
+
+/**
+ * The range rules of `secp256k1_recover` (its statuses 1–3) without the kernel: 65 bytes,
+ * recid ≤ 3, r and s in [1, n−1] and s ≤ n/2. A signature passing them can still fail recovery
+ * (no curve point for r, or the key at infinity).
+ */
+export function signatureInRange(sig65: Uint8Array): boolean {
+  if (!(sig65 instanceof Uint8Array) || sig65.length !== 65 || sig65[64] > 3) return false;
+  const r = bigEndian(sig65.subarray(0, 32));
+  const s = bigEndian(sig65.subarray(32, 64));
+  return r >= 1n && r < CURVE_N && s >= 1n && s <= HALF_N;
+}

@@ -26,7 +26,7 @@ export class MempoolService {
   constructor(private readonly chain: Chain, private readonly db: Db, readonly minFee: MinFeePolicy, capacity?: number) {
     this.pool = new Mempool(capacity);
     chain.onBeforeRollback((block) => this.collectReturning(block));
-    chain.onChange(() => this.refresh());
+    chain.onSettled(() => this.refresh());
   }
 
   private get state(): KeyReader { return dbReader(this.db); }

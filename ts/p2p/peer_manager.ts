@@ -16,11 +16,10 @@ const INBOUND_RATE_MS = 30_000;
 const BACKOFF_START_MS = 200;
 const BACKOFF_GROWS_BELOW_MS = 60_000;  // doubles while below 1 min: stops at 102.4 s (§4.2)
 const DUPLICATE_DELAY_MS = 10 * 60_000;
-const RECONNECT_MS = 500;
-const CONNECT_TIMEOUT_MS = 10_000;               // after an established connection closed (reference: 0 s)
+const RECONNECT_MS = 500;              // after an established connection closed (reference: 0 s)
+const CONNECT_TIMEOUT_MS = 10_000;
 
 interface Target extends PeerEndpoint {
-  peer: Peer | null;
   timer: NodeJS.Timeout | null;
   backoffMs: number;
 }
@@ -46,7 +45,7 @@ export class PeerManager {
   private stopped = false;
 
   constructor(private readonly opts: ManagerOptions, private readonly host: PeerHost) {
-    this.targets = opts.connect.map((e) => ({ ...e, peer: null, timer: null, backoffMs: BACKOFF_START_MS }));
+    this.targets = opts.connect.map((e) => ({ ...e, timer: null, backoffMs: BACKOFF_START_MS }));
   }
 
   /** Listens on `bind` (port 0: any free port); returns the bound endpoint. */
@@ -112,12 +111,11 @@ export class PeerManager {
       done = true;
       socket.off('error', failed);
       socket.setTimeout(0);
-      t.peer = this.open(socket, false, t.host, t.port, t);
+      this.open(socket, false, t.host, t.port, t);
     });
   }
 
   private retry(t: Target): void {
-    t.peer = null;
     if (this.stopped) return;
     t.timer = setTimeout(() => this.dial(t), t.backoffMs);
     if (t.backoffMs < BACKOFF_GROWS_BELOW_MS) t.backoffMs *= 2;
@@ -161,7 +159,6 @@ export class PeerManager {
     }
     if (!target || this.stopped) return;
     if (!wasReady) return this.retry(target); // failed attempt: backoff
-    target.peer = null;
     target.backoffMs = BACKOFF_START_MS;
     const delay = reason.name === 'EDUPLICATECONNECTION' || reason.name === 'EEVICTED' ? DUPLICATE_DELAY_MS : RECONNECT_MS;
     target.timer = setTimeout(() => this.dial(target), delay);

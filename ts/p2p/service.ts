@@ -53,7 +53,7 @@ export class P2PNode implements PeerHost {
       this.description.onEvent(e);
       this.relay.chainChanged();
       this.scheduleAnnouncement();
-      this.sync.kick();
+      this.sync.chainChanged(e);
     });
     this.pushTimer = setInterval(() => this.relay.push(this.manager.initialized()), TX_PUSH_MS);
   }
@@ -89,10 +89,10 @@ export class P2PNode implements PeerHost {
     if (this.flushTimer || this.stopped) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
-      void this.opts.chain.locked(async () => {
+      this.opts.chain.locked(async () => {
         const m = this.description.flush();
         if (m) for (const p of this.manager.connected()) p.send(m);
-      });
+      }).catch((e) => this.opts.log.warn(`announcement failed: ${(e as Error)?.stack ?? e}`));
     }, ANNOUNCE_DELAY_MS);
   }
 

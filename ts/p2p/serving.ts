@@ -2,12 +2,19 @@
 // by descriptor: the current one or a retained replaced one (chain_description.ts). Call inside
 // `chain.locked`, after flushing announcements (§2.3 "Ordering").
 import type { ChainDescription } from './chain_description.js';
-import type { BatchrepMsg, BlockrepMsg, ProberepMsg, Request } from './messages.js';
+import type { BatchrepMsg, BatchreqMsg, BlockrepMsg, ProberepMsg, ProbereqMsg, Request } from './messages.js';
 import { MAX_PAYLOAD, MSG } from './protocol.js';
 
 const MAX_BLOCKREP = MAX_PAYLOAD.get(MSG.Blockrep)!;
 
-export async function serveRequest(desc: ChainDescription, req: Request): Promise<BatchrepMsg | ProberepMsg | BlockrepMsg> {
+/** The reply type of a request type. */
+export type ReplyTo<R extends Request> = R extends BatchreqMsg ? BatchrepMsg : R extends ProbereqMsg ? ProberepMsg : BlockrepMsg;
+
+export function serveRequest<R extends Request>(desc: ChainDescription, req: R): Promise<ReplyTo<R>> {
+  return answer(desc, req) as Promise<ReplyTo<R>>;
+}
+
+async function answer(desc: ChainDescription, req: Request): Promise<BatchrepMsg | ProberepMsg | BlockrepMsg> {
   switch (req.kind) {
     case 'Batchreq': {
       // Headers start … start+count−1, cut off at the chain's end; empty for an unknown descriptor.

@@ -4,7 +4,7 @@
 // Chain.switchBranch once the branch carries strictly more work than the local chain (fork choice
 // stays the chain's). A peer that sends invalid data is closed with the error, which records the
 // offense; a slow peer is set aside for a while.
-import type { Chain } from '../chain/chain.js';
+import type { Chain, ChainEvent } from '../chain/chain.js';
 import { checkpointOf } from '../consensus/checkpoint.js';
 import { checkBlockBody } from '../consensus/block_check.js';
 import { NodeError } from '../core/errors.js';
@@ -33,6 +33,8 @@ export class SyncClient {
   private stopped = false;
   private readonly setAside = new WeakMap<Peer, number>();
   private retryTimer: NodeJS.Timeout | null = null;
+  /** Local rollbacks so far: comparisons with the local chain hold while this is unchanged. */
+  private rollbacks = 0;
 
   constructor(
     private readonly chain: Chain,
@@ -43,16 +45,22 @@ export class SyncClient {
     private readonly caughtUp: () => void = () => {},
   ) {}
 
-  /** True while some connected peer announces more work than the local chain. */
+  /** True while some connected peer we would sync from announces more work than the local chain. */
   get behind(): boolean {
-    return this.peers().some((p) => p.initialized && p.chain!.worksum > this.chain.worksum);
+    return this.peers().some((p) => this.eligible(p) && p.chain!.worksum > this.chain.worksum);
   }
 
   /** Schedules a pass (after a peer's announcement, a chain change, a reply). */
   kick(): void {
     if (this.stopped) return;
     this.again = true;
-    if (!this.running) void this.loop();
+    if (!this.running) this.loop().catch((e) => this.log.warn(`sync: ${(e as Error)?.stack ?? e}`));
+  }
+
+  /** A local chain change: a rollback invalidates comparisons made before it. */
+  chainChanged(e: ChainEvent): void {
+    if (e.kind === 'rollback') this.rollbacks++;
+    this.kick();
   }
 
   stop(): void {
@@ -101,18 +109,22 @@ export class SyncClient {
     }
   }
 
-  /** The idle peer with the most announced work above ours (§3.3 minWork, checkpoint, version). */
-  private pick(): Peer | null {
+  /** A peer whose chain may be synced from: initialized, a version that may lead, the checkpoint in its grid (§3.3). */
+  private eligible(p: Peer): boolean {
+    if (!p.initialized || (p.conn.peerVersion && !canLeadSync(p.conn.peerVersion))) return false;
     const checkpoint = checkpointOf(this.chain.params);
-    const slot = checkpoint ? checkpoint.height / BATCH_SIZE - 1 : -1;
+    if (!checkpoint) return true;
+    const slot = checkpoint.height / BATCH_SIZE - 1;
+    return p.chain!.grid.length > slot && equalBytes(p.chain!.grid[slot], checkpoint.header);
+  }
+
+  /** The idle eligible peer with the most announced work above ours (§3.3 minWork). */
+  private pick(): Peer | null {
     let best: Peer | null = null;
     for (const p of this.peers()) {
-      if (!p.initialized || p.busy || (this.setAside.get(p) ?? 0) > Date.now()) continue;
-      const c = p.chain!;
-      if (c.worksum <= this.chain.worksum || (best && c.worksum <= best.chain!.worksum)) continue;
-      if (p.conn.peerVersion && !canLeadSync(p.conn.peerVersion)) continue;
-      if (checkpoint && !(c.grid.length > slot && equalBytes(c.grid[slot], checkpoint.header))) continue;
-      best = p;
+      if (!this.eligible(p) || p.busy || (this.setAside.get(p) ?? 0) > Date.now()) continue;
+      const w = p.chain!.worksum;
+      if (w > this.chain.worksum && (!best || w > best.chain!.worksum)) best = p;
     }
     return best;
   }
@@ -121,6 +133,7 @@ export class SyncClient {
   private async syncFrom(peer: Peer): Promise<boolean> {
     const c = peer.chain!;
     const descriptor = c.descriptor, length = c.length, claimed = c.worksum;
+    const rollbacks = this.rollbacks;
     const range = await this.findFork(peer, descriptor, length);
     // Headers from `lower` on; the ones equal to ours move the fork point up.
     let fork = range.lower - 1;
@@ -132,6 +145,7 @@ export class SyncClient {
         if (peer.chain?.expectsAnswers(descriptor, Date.now())) throw new NodeError('EBATCHSIZE3', `${rep.headers.length} of ${count} headers`);
         throw new Abort();
       }
+      if (this.rollbacks !== rollbacks) throw new ChainMoved();
       for (const raw of rep.headers) {
         const h = start++;
         if (!stage && h <= this.chain.length && equalBytes(blockHash(raw), this.chain.hashAt(h))) { fork = h; continue; }
@@ -141,6 +155,7 @@ export class SyncClient {
     }
     if (!stage) {
       // The peer's chain is a prefix of ours: it cannot carry the work it announced.
+      if (this.rollbacks !== rollbacks) throw new ChainMoved();
       if (this.chain.length >= length && this.chain.worksumAt(length) < claimed) throw new NodeError('EFAKEWORK', 'announced work of a chain we hold');
       return false;
     }
@@ -152,6 +167,7 @@ export class SyncClient {
   /** Grid comparison, then probes until the balanced rule allows downloading (§3.2). */
   private async findFork(peer: Peer, descriptor: number, length: number): Promise<ForkRange> {
     const ours = this.chain;
+    const rollbacks = this.rollbacks;
     let range = gridForkRange((i) => ours.rawHeaderAt((i + 1) * BATCH_SIZE), ours.length, peer.chain!.grid, length);
     for (let h = probeHeight(range, length); h !== null; h = probeHeight(range, length)) {
       const rep = await peer.request<ProberepMsg>({ kind: 'Probereq', descriptor, height: h });
@@ -162,7 +178,7 @@ export class SyncClient {
         if (pc.expectsAnswers(descriptor, Date.now())) throw new NodeError('EEMPTY', 'probe without the requested header');
         throw new Abort();
       }
-      if (h > ours.length) throw new ChainMoved();
+      if (h > ours.length || this.rollbacks !== rollbacks) throw new ChainMoved();
       range = applyProbe(range, h, equalBytes(blockHash(rep.requested), ours.hashAt(h)));
     }
     return range;
