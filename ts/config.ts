@@ -21,6 +21,8 @@ export interface Config {
   connect?: Endpoint[];
   /** `--isolated`: no peer-to-peer connections at all. */
   isolated?: boolean;
+  /** `--ban-loopback`: ban misbehaving loopback peers too (p2p.md §4.4 exempts them; for tests). */
+  banLoopback?: boolean;
 }
 
 export type ParseResult =
@@ -47,6 +49,8 @@ Usage: wartnode [options]
   -C, --connect=IP:PORT,...
                         peers to connect to, replacing the built-in seed list
       --isolated        no peer-to-peer connections in or out
+      --ban-loopback    ban misbehaving peers on loopback addresses too (they are exempt by
+                        default; for testing bans on one machine)
       --minfee=AMOUNT   minimum mempool fee in coins, e.g. 0.01 (rounded up to the 16-bit fee grid;
                         default 0.01000448)
       --datadir=DIR     where the node stores everything (default ~/.wartnode, with a
@@ -72,7 +76,7 @@ export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homed
   const given = new Map<string, string | true>();
   const takesValue = new Set(['rpc', 'minfee', 'datadir', 'bind', 'connect']);
   const short: Record<string, string> = { r: 'rpc', h: 'help', V: 'version', b: 'bind', C: 'connect' };
-  const known = new Set([...takesValue, 'testnet', 'regtest', 'isolated', 'help', 'version']);
+  const known = new Set([...takesValue, 'testnet', 'regtest', 'isolated', 'ban-loopback', 'help', 'version']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     let name: string, value: string | undefined;
@@ -142,5 +146,6 @@ export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homed
     config.connect = endpoints as Endpoint[];
   }
   if (given.has('isolated')) config.isolated = true;
+  if (given.has('ban-loopback')) config.banLoopback = true;
   return { kind: 'run', config };
 }

@@ -54,6 +54,7 @@ async function main(): Promise<number> {
     chain,
     // Isolated or without peers, the node's own chain is the network's.
     synced: () => p2p?.synced() ?? true,
+    p2p: () => p2p,
     now: () => Math.floor(Date.now() / 1000),
     log,
   };
@@ -80,6 +81,7 @@ async function main(): Promise<number> {
     try {
       p2p = await P2PNode.start({
         network: config.network, bind, connect: config.connect ?? [], chain, mempool: node.mempool, log,
+        db, banLoopback: config.banLoopback,
       });
     } catch (e) {
       log.error(`Cannot listen on ${p2pText}: ${(e as Error).message}`);

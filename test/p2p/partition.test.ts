@@ -40,7 +40,7 @@ describe.each([
     let B = await startPeerNode([A]);
     nodes.push(B);
     await sameHead(A, [B]);
-    B = await restart(B, []);
+    B = await restart(B, [], ['--isolated']); // not even the peers it keeps in its address book
     const [heavy, light] = heavier === 'A' ? [A, B] : [B, A];
 
     // The branches: each starts with a block paying its own address, so they differ from height 6.
@@ -99,9 +99,9 @@ describe('a pinned peer that restarts', () => {
 });
 
 /** Stops `n` and starts it again on its data directory, connecting to `connect`. */
-async function restart(n: TestNode, connect: TestNode[]): Promise<TestNode> {
+async function restart(n: TestNode, connect: TestNode[], extra: string[] = []): Promise<TestNode> {
   await n.stop();
-  const again = await startPeerNode(connect, n.dataDir);
+  const again = await startPeerNode(connect, n.dataDir, extra);
   nodes = nodes.map((x) => (x === n ? again : x));
   return again;
 }

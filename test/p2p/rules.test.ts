@@ -93,7 +93,7 @@ describe('offenses and bans', () => {
     expect(b.isBanned('10.1.2.3', 20 * 60_000 - 1)).toBe(true);
     expect(b.isBanned('10.1.2.4', 1)).toBe(false);
     expect(b.isBanned('10.1.2.3', 20 * 60_000)).toBe(false);
-    expect(b.offenses.map((o) => o.code)).toEqual([2, 13]);
+    expect(b.offenses(1).map((o) => o.code)).toEqual([2, 13]);
     expect(banKey('2001:db8:1:2::5')).toBe('2001:db8:1::/48');
     expect(banKey('::ffff:10.0.0.1')).toBe('10.0.0.1');
   });

@@ -18,6 +18,10 @@ export class Mempool {
   private readonly byId = new Map<string, Slot>();
   private readonly byHash = new Map<string, Slot>();
   private readonly byAccount = new Map<bigint, Set<Slot>>();
+  /** Every slot in eviction order, ascending (fee, age): the cheapest is first. */
+  private readonly ordered: Slot[] = [];
+  /** Per account and token, the sum its pending transactions reserve. */
+  private readonly reservedSums = new Map<bigint, Map<bigint, bigint>>();
   private seq = 0;
 
   constructor(readonly capacity = MEMPOOL_CAPACITY) {}
@@ -34,22 +38,17 @@ export class Mempool {
   }
 
   ofAccount(accountId: bigint): PendingTx[] {
-    return this.all().filter((tx) => tx.originId === accountId);
+    return [...(this.byAccount.get(accountId) ?? [])].sort((a, b) => b.tx.feeCode - a.tx.feeCode || a.seq - b.seq).map((s) => s.tx);
   }
 
   /** Sum reserved by an account's pending transactions for one token. */
   reserved(accountId: bigint, tokenId: bigint): bigint {
-    let sum = 0n;
-    for (const s of this.byAccount.get(accountId) ?? []) sum += s.reserve.get(tokenId) ?? 0n;
-    return sum;
+    return this.reservedSums.get(accountId)?.get(tokenId) ?? 0n;
   }
 
   /** The lowest fee code present when the mempool is full (its admission threshold), else null. */
   fullThreshold(): number | null {
-    if (this.size < this.capacity) return null;
-    let low = Infinity;
-    for (const s of this.byId.values()) low = Math.min(low, s.tx.feeCode);
-    return low;
+    return this.size < this.capacity ? null : this.ordered[0].tx.feeCode;
   }
 
   /**
@@ -62,7 +61,8 @@ export class Mempool {
     const replaced = this.byId.get(key);
     if (replaced && replaced.tx.feeCode >= tx.feeCode) fail('ENONCE', 'a transaction with this (pinHeight, nonceId) is pending with a fee at least as high');
     const need = reservations(tx);
-    const own = [...(this.byAccount.get(tx.originId) ?? [])].sort(cheaperFirst);
+    let ownSorted: Slot[] | null = null;
+    const own = () => (ownSorted ??= this.ordered.filter((s) => s.tx.originId === tx.originId)); // already cheapest first
     const marked = new Set<Slot>();
     // Other tokens first, then coin (§12.3 rules 2 and 3); the replaced entry still counts.
     const tokens = [...need.keys()].sort((a, b) => (a === 0n ? 1 : b === 0n ? -1 : a < b ? -1 : 1));
@@ -72,9 +72,9 @@ export class Mempool {
       const f = free(token);
       const short = token === 0n ? 'EBALANCE' : 'ETOKBALANCE';
       if (f < t) fail(short, `needs ${t}, free balance ${f}`);
-      let reserved = 0n;
-      for (const s of own) if (!marked.has(s)) reserved += s.reserve.get(token) ?? 0n;
-      for (const s of own) {
+      let reserved = this.reserved(tx.originId, token);
+      for (const s of marked) reserved -= s.reserve.get(token) ?? 0n;
+      for (const s of f - reserved >= t ? [] : own()) {
         if (f - reserved >= t) break;
         if (s === replaced || marked.has(s)) continue;
         if (s.tx.feeCode >= tx.feeCode) break;
@@ -129,25 +129,51 @@ export class Mempool {
   }
 
   private prune(): PendingTx[] {
-    if (this.size <= this.capacity) return [];
-    const out = [...this.byId.values()].sort(cheaperFirst).slice(0, this.size - this.capacity);
-    for (const s of out) this.unlink(s);
-    return out.map((s) => s.tx);
+    const out: PendingTx[] = [];
+    while (this.size > this.capacity) {
+      const cheapest = this.ordered[0];
+      this.unlink(cheapest);
+      out.push(cheapest.tx);
+    }
+    return out;
+  }
+
+  /** Index in `ordered` where `s` is or would go (binary search on (fee, age)). */
+  private position(s: Slot): number {
+    let lo = 0, hi = this.ordered.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cheaperFirst(this.ordered[mid], s) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private addReserved(s: Slot, sign: 1n | -1n): void {
+    let m = this.reservedSums.get(s.tx.originId);
+    if (!m) this.reservedSums.set(s.tx.originId, (m = new Map()));
+    for (const [token, v] of s.reserve) m.set(token, (m.get(token) ?? 0n) + sign * v);
+    if (sign < 0n && !this.byAccount.has(s.tx.originId)) this.reservedSums.delete(s.tx.originId);
   }
 
   private link(s: Slot): void {
+    this.ordered.splice(this.position(s), 0, s);
     this.byId.set(transactionIdKey(txId(s.tx)), s);
     this.byHash.set(toHex(s.tx.hash), s);
     let set = this.byAccount.get(s.tx.originId);
     if (!set) this.byAccount.set(s.tx.originId, (set = new Set()));
     set.add(s);
+    this.addReserved(s, 1n);
   }
 
   private unlink(s: Slot): void {
+    const i = this.position(s);
+    if (this.ordered[i] === s) this.ordered.splice(i, 1);
     this.byId.delete(transactionIdKey(txId(s.tx)));
     this.byHash.delete(toHex(s.tx.hash));
     const set = this.byAccount.get(s.tx.originId);
     set?.delete(s);
     if (set && set.size === 0) this.byAccount.delete(s.tx.originId);
+    this.addReserved(s, -1n);
   }
 }

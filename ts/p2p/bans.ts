@@ -1,12 +1,25 @@
-// Offenses and bans (p2p.md §4.4), in memory: a connection closed with a code in 1–199 (except
-// ECHECKSUM, EEMPTY, EPROBEDESCRIPTOR) is an offense; it bans the IPv4 address (or IPv6 /48) for
-// 20 minutes. Loopback addresses are recorded but never banned.
+// Offenses and bans (p2p.md §4.4): a connection closed with a code in 1–199 (except ECHECKSUM,
+// EEMPTY, EPROBEDESCRIPTOR) is an offense; it bans the IPv4 address (or IPv6 /48) for 20 minutes.
+// Loopback addresses are recorded but not banned (unless `banLoopback`, for tests on one machine).
+// Both are kept in memory and written through to the peers' records (peer_db.ts), so they survive
+// a restart.
 import { isIP } from 'node:net';
+import { ERRORS } from '../core/errors.js';
+import type { PeerDb } from './peer_db.js';
 
 export const BAN_DURATION_MS = 20 * 60_000;
 const OFFENSE_LOG_LIMIT = 10_000;
+/** Offenses per page of `/peers/offenses/:page` (http-api-details.md §8). */
+export const OFFENSES_PER_PAGE = 100;
 
-export interface Offense { ip: string; timeMs: number; code: number; name: string }
+export interface Offense { seq: bigint; ip: string; timeMs: number; code: number; name: string }
+export interface Ban { key: string; untilMs: number; code: number; name: string }
+
+/** The symbolic name of an error code ("E…"), or the code as text when it is not in the table. */
+export function errorNameOf(code: number): string {
+  for (const [name, [c]] of Object.entries(ERRORS)) if (c === code) return name;
+  return String(code);
+}
 
 /** Whether closing with `code` bans the peer. */
 export function triggersBan(code: number): boolean {
@@ -33,28 +46,59 @@ function expandIPv6(ip: string): string[] {
 }
 
 export class BanList {
-  readonly offenses: Offense[] = [];
+  private readonly offenseLog: Offense[] = [];
   private readonly bans = new Map<string, { untilMs: number; code: number }>();
+  private nextSeq = 1n;
+
+  constructor(private readonly db: PeerDb | null = null, private readonly banLoopback = false) {}
+
+  /** Loads the stored bans and offenses. */
+  async load(): Promise<void> {
+    if (!this.db) return;
+    for (const b of await this.db.bans()) this.bans.set(b.key, { untilMs: b.untilMs, code: b.code });
+    for (const o of await this.db.offenses()) {
+      this.offenseLog.push({ ...o, name: errorNameOf(o.code) });
+      if (o.seq >= this.nextSeq) this.nextSeq = o.seq + 1n;
+    }
+  }
 
   /** Records an offense; returns true when it bans (not for loopback). */
   record(ip: string, code: number, name: string, nowMs: number): boolean {
-    this.offenses.push({ ip, timeMs: nowMs, code, name });
-    if (this.offenses.length > OFFENSE_LOG_LIMIT) this.offenses.splice(0, this.offenses.length - OFFENSE_LOG_LIMIT);
-    if (isLoopback(ip)) return false;
-    this.bans.set(banKey(ip), { untilMs: nowMs + BAN_DURATION_MS, code });
+    const o: Offense = { seq: this.nextSeq++, ip, timeMs: nowMs, code, name };
+    this.offenseLog.push(o);
+    this.db?.putOffense(o);
+    if (this.offenseLog.length > OFFENSE_LOG_LIMIT) {
+      const dropped = this.offenseLog.splice(0, this.offenseLog.length - OFFENSE_LOG_LIMIT);
+      this.db?.deleteOffenses(dropped.map((d) => d.seq));
+    }
+    if (isLoopback(ip) && !this.banLoopback) return false;
+    const ban = { key: banKey(ip), untilMs: nowMs + BAN_DURATION_MS, code };
+    this.bans.set(ban.key, ban);
+    this.db?.putBan(ban);
     return true;
   }
 
   isBanned(ip: string, nowMs: number): boolean {
     const b = this.bans.get(banKey(ip));
-    if (!b) return false;
-    if (b.untilMs > nowMs) return true;
-    this.bans.delete(banKey(ip));
-    return false;
+    return b !== undefined && b.untilMs > nowMs;
   }
 
-  /** Active bans. */
-  active(nowMs: number): { key: string; untilMs: number; code: number }[] {
-    return [...this.bans].filter(([, b]) => b.untilMs > nowMs).map(([key, b]) => ({ key, ...b }));
+  /** Active bans; expired ones are forgotten. */
+  active(nowMs: number): Ban[] {
+    const expired = [...this.bans].filter(([, b]) => b.untilMs <= nowMs).map(([k]) => k);
+    for (const k of expired) this.bans.delete(k);
+    this.db?.deleteBans(expired);
+    return [...this.bans].map(([key, b]) => ({ key, ...b, name: errorNameOf(b.code) }));
+  }
+
+  /** Releases every ban (`/peers/unban`). */
+  unbanAll(): void {
+    this.db?.deleteBans([...this.bans.keys()]);
+    this.bans.clear();
+  }
+
+  /** Offenses in stored order, 100 per page; pages count from 1. */
+  offenses(page: number): Offense[] {
+    return this.offenseLog.slice((page - 1) * OFFENSES_PER_PAGE, page * OFFENSES_PER_PAGE);
   }
 }

@@ -30,6 +30,8 @@ export interface ConnectionOptions {
   /** The address dialled (outbound) or seen (inbound). */
   host: string;
   port: number;
+  /** Counts bytes received and sent (transmission statistics, §4.5). */
+  count?(c: Connection, rx: number, tx: number): void;
 }
 
 let nextId = 1;
@@ -50,8 +52,10 @@ export class Connection {
   private readonly decoder = new FrameDecoder();
   private handshakeTimer: NodeJS.Timeout | null;
   private isClosed = false;
+  private readonly count: (rx: number, tx: number) => void;
 
   constructor(private readonly socket: Socket, opts: ConnectionOptions, private readonly handlers: ConnectionHandlers) {
+    this.count = (rx, tx) => opts.count?.(this, rx, tx);
     this.inbound = opts.inbound;
     this.host = opts.host;
     this.port = opts.port;
@@ -68,6 +72,8 @@ export class Connection {
   get closed(): boolean { return this.isClosed; }
   get ready(): boolean { return this.handshake.done && !this.isClosed; }
   get address(): string { return `${this.host}:${this.port}`; }
+  /** The peer's listen address: the dialled one, or the IP and the port an inbound peer claimed. */
+  get listenAddress(): string { return `${this.host}:${this.inbound ? (this.handshake.peerListenPort ?? this.port) : this.port}`; }
 
   /** Frames and queues a message; closes with EBUFFERFULL when the peer does not read (§1.5). */
   send(type: number, payload: Uint8Array): void {
@@ -86,6 +92,7 @@ export class Connection {
 
   private write(bytes: Uint8Array): void {
     this.txBytes += bytes.length;
+    this.count(0, bytes.length);
     this.socket.write(bytes);
   }
 
@@ -97,6 +104,7 @@ export class Connection {
       if (!this.handshake.done) {
         const step = this.handshake.feed(chunk);
         if (step.send) this.write(step.send);
+        this.count(chunk.length - step.rest.length, 0);
         if (!step.done) return;
         clearTimeout(this.handshakeTimer!);
         this.handshakeTimer = null;
@@ -105,6 +113,7 @@ export class Connection {
         this.handlers.ready(this);
         data = step.rest;
       }
+      this.count(data.length, 0);
       for (const f of this.decoder.push(data)) {
         if (this.isClosed) return;
         this.handlers.frame(this, f);

@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import { NodeError, fail } from '../core/errors.js';
 import { Connection, type CloseReason, type ConnectionOptions } from './connection.js';
 import { dialectOf, type Dialect } from './dialect.js';
-import { NO_PRIORITY, type TxidWithFee } from './elements.js';
+import { NO_PRIORITY, type PeerAddress, type Priority, type TxidWithFee } from './elements.js';
 import type { Frame } from './framing.js';
 import {
   decodeMessage, encodeMessage, isReply, isRequest, replyKind,
@@ -14,6 +14,7 @@ import {
 } from './messages.js';
 import { PeerChain } from './peer_chain.js';
 import { LIMIT, TIMER } from './protocol.js';
+import { Throttle } from './throttle.js';
 
 /** What a session needs from the node. */
 export interface PeerHost {
@@ -26,6 +27,12 @@ export interface PeerHost {
   serve(peer: Peer, req: Request): Promise<Reply>;
   /** Up to `max` mempool txids with fees for a pong. */
   pongSample(peer: Peer, max: number): TxidWithFee[];
+  /** Up to `max` verified addresses for a pong (§4.1). */
+  pongAddresses(peer: Peer, max: number): PeerAddress[];
+  /** Addresses a peer offered in a pong (§4.1). */
+  learned(peer: Peer, addresses: PeerAddress[]): void;
+  /** The throttling slack (§3.8): heights the local chain lost in rollbacks plus minutes of uptime. */
+  throttleSlack(): number;
   /** Txids a peer offered (Pong or Txnotify). */
   offered(peer: Peer, txids: TxidWithFee[]): void;
   txreq(peer: Peer, m: TxreqMsg): void;
@@ -63,6 +70,16 @@ export class Peer {
   private initTimer: NodeJS.Timeout | null = null;
   private lastPingReceived = -Infinity;
   private serving = 0;
+  /** Server-side throttling of this peer's requests (§3.8). */
+  readonly throttle = new Throttle();
+  /** Messages held by the throttle delay, with the time each may be processed. */
+  private readonly held: { f: Frame; at: number }[] = [];
+  private heldTimer: NodeJS.Timeout | null = null;
+  /** Signed-snapshot priorities (§3.6): the highest the peer announced, and the highest it confirmed. */
+  theirs: Priority = NO_PRIORITY;
+  ack: Priority = NO_PRIORITY;
+  /** Load-test mode (§6), driven by loadtest.ts. */
+  loadtest: 'header' | 'block' | null = null;
 
   constructor(socket: Socket, opts: ConnectionOptions, private readonly host: PeerHost, private readonly onReady: (p: Peer) => void) {
     this.conn = new Connection(socket, opts, {
@@ -107,7 +124,34 @@ export class Peer {
     this.initTimer = setTimeout(() => this.close(new NodeError('ETIMEOUT', 'no Init within 30 s')), TIMER.init);
   }
 
+  /** Every message but Init waits the throttle delay in the incoming queue (§2.3, §3.8). */
   private receive(f: Frame): void {
+    const now = Date.now();
+    const delay = this.chain ? this.throttle.delayMs(now) : 0;
+    if (delay === 0 && this.held.length === 0) return this.process(f);
+    if (this.held.length >= LIMIT.inboundQueue) fail('EMSGFLOOD', 'incoming queue full');
+    this.held.push({ f, at: now + delay });
+    this.drainLater();
+  }
+
+  private drainLater(): void {
+    if (this.heldTimer || this.held.length === 0) return;
+    this.heldTimer = setTimeout(() => {
+      this.heldTimer = null;
+      const next = this.held[0];
+      if (this.conn.closed || !next) return;
+      if (next.at > Date.now()) return this.drainLater();
+      this.held.shift();
+      try {
+        this.process(next.f);
+      } catch (e) {
+        return this.close(e instanceof NodeError ? e : new NodeError('EBUG', String((e as Error)?.stack ?? e)));
+      }
+      this.drainLater();
+    }, Math.max(0, this.held[0].at - Date.now()));
+  }
+
+  private process(f: Frame): void {
     const m = decodeMessage(f.type, f.payload);
     if (m.kind === 'Init') return this.onInit(m, f.type);
     if (!this.chain) fail('ENOINIT', `got ${m.kind}`);
@@ -157,8 +201,10 @@ export class Peer {
     if (now - this.lastPingReceived < TIMER.minPingSpacing) fail('EMSGFLOOD', 'pings less than 5 s apart');
     this.lastPingReceived = now;
     if (m.ndiscard !== 0) fail('ERTCDISCARD_FA');
+    if (higher(m.priority, this.theirs)) this.theirs = m.priority;
     const txids = this.host.pongSample(this, m.maxTransactions);
-    this.send({ kind: 'Pong', v2: m.v2, nonce: m.nonce, addresses: [], txids });
+    const addresses = this.host.pongAddresses(this, Math.min(m.maxAddresses, LIMIT.pongAddresses));
+    this.send({ kind: 'Pong', v2: m.v2, nonce: m.nonce, addresses, txids });
   }
 
   private onPong(m: PongMsg): void {
@@ -168,11 +214,15 @@ export class Peer {
     clearTimeout(p!.timer);
     this.ping = null;
     this.nextPing = setTimeout(() => this.sendPing(), TIMER.pingInterval);
+    if (higher(p!.msg.priority, this.ack)) this.ack = p!.msg.priority;
+    if (m.addresses.length) this.host.learned(this, m.addresses);
     if (m.txids.length) this.host.offered(this, m.txids);
   }
 
   private serve(req: Request): void {
     if (++this.serving > LIMIT.inboundQueue) fail('EMSGFLOOD', 'too many requests in flight');
+    if (req.kind === 'Batchreq') this.throttle.request('headers', req.start, req.start + req.count - 1, this.host.throttleSlack(), Date.now());
+    if (req.kind === 'Blockreq') this.throttle.request('blocks', req.first, req.last, this.host.throttleSlack(), Date.now());
     this.host.serve(this, req).then(
       (reply) => { this.serving--; this.send(reply); },
       (e) => { this.serving--; this.close(e instanceof NodeError ? e : new NodeError('EBUG', String(e))); },
@@ -188,10 +238,15 @@ export class Peer {
   }
 
   private ended(reason: CloseReason): void {
-    for (const t of [this.initTimer, this.nextPing, this.ping?.timer, ...(this.outstanding?.timers ?? [])]) if (t) clearTimeout(t);
+    for (const t of [this.initTimer, this.nextPing, this.ping?.timer, this.heldTimer, ...(this.outstanding?.timers ?? [])]) if (t) clearTimeout(t);
     const o = this.outstanding;
     this.outstanding = null;
     if (o && !o.expired) o.reject(new PeerGone());
     this.host.closed(this, reason);
   }
+}
+
+/** Priorities compare as (importance, height) (§3.6). */
+function higher(a: Priority, b: Priority): boolean {
+  return a.importance !== b.importance ? a.importance > b.importance : a.height > b.height;
 }

@@ -1,28 +1,25 @@
 // Connections (p2p.md §4): the TCP listener (IPv4; banned IPs refused; one inbound connection per
-// IP per 30 s except loopback), the pinned outbound peers of `--connect` (or the seeds) with
-// reconnect and backoff (§4.2), one registered connection per non-loopback IP, eviction of a random
-// inbound peer at 200 connections (§4.3), and the offense record of every banning close (§4.4).
+// IP per 30 s except loopback), outbound connections from the connection schedule (§4.2: the pinned
+// `--connect` peers, the stored address book, addresses learned from pongs and from inbound peers'
+// claimed listen ports), one registered connection per non-loopback IP, eviction of a random
+// inbound peer at 200 connections (§4.3), the offense record of every banning close (§4.4) and the
+// transmission statistics (§4.5).
 import { connect, createServer, isIPv4, type Server, type Socket } from 'node:net';
 import { NodeError } from '../core/errors.js';
 import type { NetworkName } from '../consensus/params.js';
 import { BanList, isLoopback, triggersBan } from './bans.js';
 import type { CloseReason } from './connection.js';
 import { OUR_VERSION, versionText } from './dialect.js';
+import type { PeerAddress } from './elements.js';
 import type { PeerEndpoint } from './network.js';
 import { Peer, type PeerHost } from './peer.js';
+import type { PeerDb } from './peer_db.js';
 import { LIMIT } from './protocol.js';
+import { ConnectionSchedule, type ScheduleEntry } from './schedule.js';
+import { TransmissionStats } from './transmission.js';
 
 const INBOUND_RATE_MS = 30_000;
-const BACKOFF_START_MS = 200;
-const BACKOFF_GROWS_BELOW_MS = 60_000;  // doubles while below 1 min: stops at 102.4 s (§4.2)
-const DUPLICATE_DELAY_MS = 10 * 60_000;
-const RECONNECT_MS = 500;              // after an established connection closed (reference: 0 s)
 const CONNECT_TIMEOUT_MS = 10_000;
-
-interface Target extends PeerEndpoint {
-  timer: NodeJS.Timeout | null;
-  backoffMs: number;
-}
 
 export interface ManagerLog { info(line: string): void; warn(line: string): void }
 
@@ -30,22 +27,39 @@ export interface ManagerOptions {
   network: NetworkName;
   connect: PeerEndpoint[];
   log: ManagerLog;
+  /** The peers' records; null: in memory only. */
+  db?: PeerDb | null;
+  /** Ban misbehaving loopback peers too (tests of bans on one machine). */
+  banLoopback?: boolean;
 }
 
 const plainIp = (ip: string | undefined): string => (ip ?? '').replace(/^::ffff:/, '');
 
 export class PeerManager {
-  readonly bans = new BanList();
+  readonly bans: BanList;
+  readonly schedule: ConnectionSchedule;
+  readonly transmission: TransmissionStats;
   private readonly peers = new Set<Peer>();
-  private readonly targets: Target[];
   private readonly recentInbound = new Map<string, number>();
-  private readonly outbound = new Map<Peer, Target>();
+  private readonly outbound = new Map<Peer, ScheduleEntry>();
   private server: Server | null = null;
+  private listenHost = '';
   private listenPort = 0;
   private stopped = false;
 
   constructor(private readonly opts: ManagerOptions, private readonly host: PeerHost) {
-    this.targets = opts.connect.map((e) => ({ ...e, timer: null, backoffMs: BACKOFF_START_MS }));
+    const db = opts.db ?? null;
+    this.bans = new BanList(db, opts.banLoopback ?? false);
+    this.schedule = new ConnectionSchedule((e) => this.dial(e), db);
+    this.transmission = new TransmissionStats(db);
+  }
+
+  /** Loads bans, offenses, the address book and the transmission buckets; adds the pinned peers. */
+  async load(): Promise<void> {
+    await this.bans.load();
+    await this.schedule.load();
+    await this.transmission.load();
+    for (const e of this.opts.connect) this.schedule.add(e, true);
   }
 
   /** Listens on `bind` (port 0: any free port); returns the bound endpoint. */
@@ -58,16 +72,20 @@ export class PeerManager {
         server.on('error', (e) => this.opts.log.warn(`P2P listener: ${e.message}`));
         this.server = server;
         const a = server.address();
+        this.listenHost = bind.host;
         this.listenPort = typeof a === 'object' && a ? a.port : bind.port;
         resolve({ host: bind.host, port: this.listenPort });
       });
     });
   }
 
-  /** Starts dialling the pinned peers. */
+  /** Starts dialling the scheduled peers. */
   start(): void {
-    for (const t of this.targets) this.dial(t);
+    this.schedule.start();
   }
+
+  /** Every connection, initialised or not (`/peers/connected/connection`). */
+  all(): Peer[] { return [...this.peers]; }
 
   /** Every connection whose handshake completed (our Init has been sent to it). */
   connected(): Peer[] { return [...this.peers].filter((p) => p.conn.ready); }
@@ -75,11 +93,31 @@ export class PeerManager {
   /** Connections whose Init we received. */
   initialized(): Peer[] { return [...this.peers].filter((p) => p.initialized); }
 
+  byId(id: number): Peer | undefined { return [...this.peers].find((p) => p.id === id); }
+
+  /** Up to `n` verified addresses, sampled uniformly (§4.1). */
+  sampleVerified(n: number): PeerAddress[] {
+    const all = this.schedule.verified().filter((e) => isIPv4(e.host));
+    for (let i = all.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [all[i], all[j]] = [all[j], all[i]];
+    }
+    return all.slice(0, n).map((e) => ({ ip: e.host, port: e.port }));
+  }
+
+  /** A new candidate address (pong gossip, an inbound peer's listen address) becomes a feeler (§4.1). */
+  learn(a: PeerAddress): void {
+    if (this.stopped || a.port === 0 || !isIPv4(a.ip)) return;
+    const self = a.port === this.listenPort && (isLoopback(a.ip) || a.ip === this.listenHost || this.listenHost === '0.0.0.0');
+    if (!self) this.schedule.add({ host: a.ip, port: a.port }, false);
+  }
+
   stop(): void {
     this.stopped = true;
-    for (const t of this.targets) if (t.timer) clearTimeout(t.timer);
+    this.schedule.stop();
     this.server?.close();
     for (const p of this.peers) p.conn.close({ code: 0, name: 'ESHUTDOWN', detail: 'node shutting down' });
+    this.transmission.flush();
   }
 
   private accept(socket: Socket): void {
@@ -98,31 +136,32 @@ export class PeerManager {
     this.open(socket, true, ip, socket.remotePort ?? 0, null);
   }
 
-  private dial(t: Target): void {
-    t.timer = null;
+  private dial(e: ScheduleEntry): void {
     if (this.stopped) return;
-    const socket = connect({ host: t.host, port: t.port });
+    const socket = connect({ host: e.host, port: e.port });
     let done = false;
-    const failed = () => { if (done) return; done = true; socket.destroy(); this.retry(t); };
+    const failed = (err?: Error) => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      this.schedule.failed(e, (err as NodeJS.ErrnoException | undefined)?.code ?? 'ETIMEOUT');
+    };
     socket.once('error', failed);
-    socket.setTimeout(CONNECT_TIMEOUT_MS, failed);
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => failed());
     socket.once('connect', () => {
       if (done) return;
       done = true;
       socket.off('error', failed);
       socket.setTimeout(0);
-      this.open(socket, false, t.host, t.port, t);
+      this.open(socket, false, e.host, e.port, e);
     });
   }
 
-  private retry(t: Target): void {
-    if (this.stopped) return;
-    t.timer = setTimeout(() => this.dial(t), t.backoffMs);
-    if (t.backoffMs < BACKOFF_GROWS_BELOW_MS) t.backoffMs *= 2;
-  }
-
-  private open(socket: Socket, inbound: boolean, host: string, port: number, target: Target | null): Peer {
-    const opts = { inbound, network: this.opts.network, version: OUR_VERSION, listenPort: this.listenPort, host, port };
+  private open(socket: Socket, inbound: boolean, host: string, port: number, target: ScheduleEntry | null): Peer {
+    const opts = {
+      inbound, network: this.opts.network, version: OUR_VERSION, listenPort: this.listenPort, host, port,
+      count: (c: { host: string }, rx: number, tx: number) => this.transmission.count(plainIp(c.host), rx, tx),
+    };
     const peer = new Peer(socket, opts, this.host, (p) => this.handshaken(p));
     this.peers.add(peer);
     if (target) this.outbound.set(peer, target);
@@ -133,6 +172,9 @@ export class PeerManager {
   private handshaken(peer: Peer): void {
     const ip = plainIp(peer.conn.host);
     const others = this.connected().filter((p) => p !== peer);
+    const target = this.outbound.get(peer);
+    if (target) this.schedule.connected(target); // verified, even if dropped as a duplicate (§4.1)
+    else if (peer.conn.peerListenPort) this.learn({ ip, port: peer.conn.peerListenPort });
     if (!isLoopback(ip) && others.some((p) => plainIp(p.conn.host) === ip)) {
       return peer.close(new NodeError('EDUPLICATECONNECTION'));
     }
@@ -151,16 +193,15 @@ export class PeerManager {
     this.outbound.delete(peer);
     const ip = plainIp(peer.conn.host);
     const wasReady = peer.conn.peerVersion !== null;
-    if (triggersBan(reason.code)) {
+    const bans = triggersBan(reason.code);
+    if (bans) {
       const banned = this.bans.record(ip, reason.code, reason.name, Date.now());
       this.opts.log.warn(`Peer ${peer.address} (#${peer.id}) closed: ${reason.detail} (${reason.name} ${reason.code}); offense recorded${banned ? ', banned for 20 min' : ''}`);
     } else if (wasReady && !this.stopped) {
       this.opts.log.info(`Peer ${peer.address} (#${peer.id}) disconnected: ${reason.detail} (${reason.name})`);
     }
     if (!target || this.stopped) return;
-    if (!wasReady) return this.retry(target); // failed attempt: backoff
-    target.backoffMs = BACKOFF_START_MS;
-    const delay = reason.name === 'EDUPLICATECONNECTION' || reason.name === 'EEVICTED' ? DUPLICATE_DELAY_MS : RECONNECT_MS;
-    target.timer = setTimeout(() => this.dial(target), delay);
+    if (!wasReady) this.schedule.failed(target, reason.name);
+    else this.schedule.closed(target, reason, bans);
   }
 }

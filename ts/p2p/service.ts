@@ -4,13 +4,17 @@
 import type { Chain } from '../chain/chain.js';
 import type { NetworkName } from '../consensus/params.js';
 import type { MempoolService } from '../mempool/service.js';
+import type { Db } from '../store/database.js';
 import { ChainDescription } from './chain_description.js';
 import type { CloseReason } from './connection.js';
-import type { TxidWithFee } from './elements.js';
+import type { PeerAddress, TxidWithFee } from './elements.js';
+import { gridForkRange, type ForkRange } from './fork_range.js';
 import type { InitMsg, Reply, Request, TxrepMsg, TxreqMsg } from './messages.js';
 import type { PeerEndpoint } from './network.js';
 import type { Peer, PeerHost } from './peer.js';
+import { PeerDb } from './peer_db.js';
 import { PeerManager } from './peer_manager.js';
+import { BATCH_SIZE } from './protocol.js';
 import { serveRequest } from './serving.js';
 import { SyncClient } from './sync.js';
 import { TxRelay } from './tx_relay.js';
@@ -30,6 +34,10 @@ export interface P2POptions {
   chain: Chain;
   mempool: MempoolService;
   log: P2PLog;
+  /** Where bans, offenses, the address book and transmission statistics are kept (absent: memory only). */
+  db?: Db;
+  /** Ban misbehaving loopback peers too (tests of bans on one machine; p2p.md §4.4 exempts loopback). */
+  banLoopback?: boolean;
 }
 
 export class P2PNode implements PeerHost {
@@ -42,14 +50,20 @@ export class P2PNode implements PeerHost {
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly pushTimer: NodeJS.Timeout;
   private stopped = false;
+  private readonly peerDb: PeerDb | null;
+  private readonly startedMs = Date.now();
+  /** Blocks the local chain lost in rollbacks since start (throttling slack, §3.8). */
+  private rolledBack = 0;
 
   private constructor(private readonly opts: P2POptions) {
     const { chain, log } = opts;
     this.description = new ChainDescription(chain);
-    this.manager = new PeerManager({ network: opts.network, connect: opts.connect, log }, this);
+    this.peerDb = opts.db ? new PeerDb(opts.db, (e) => log.warn(`peers database: ${(e as Error)?.message ?? e}`)) : null;
+    this.manager = new PeerManager({ network: opts.network, connect: opts.connect, log, db: this.peerDb, banLoopback: opts.banLoopback }, this);
     this.relay = new TxRelay(opts.mempool, log.info);
     this.sync = new SyncClient(chain, () => this.manager.initialized(), log, undefined, () => this.relay.caughtUp());
     chain.onChange((e) => {
+      if (e.kind === 'rollback') this.rolledBack++;
       this.description.onEvent(e);
       this.relay.chainChanged();
       this.scheduleAnnouncement();
@@ -62,6 +76,7 @@ export class P2PNode implements PeerHost {
   static async start(opts: P2POptions): Promise<P2PNode> {
     const node = new P2PNode(opts);
     try {
+      await node.manager.load();
       node.endpoint = await node.manager.listen(opts.bind);
     } catch (e) {
       clearInterval(node.pushTimer);
@@ -82,6 +97,13 @@ export class P2PNode implements PeerHost {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.sync.stop();
     this.manager.stop();
+    await this.peerDb?.idle();
+  }
+
+  /** The fork range (§3.2) between the local chain and a peer's announced chain, from the grids. */
+  forkRange(peer: Peer): ForkRange {
+    const c = peer.chain!, ours = this.opts.chain;
+    return gridForkRange((i) => ours.rawHeaderAt((i + 1) * BATCH_SIZE), ours.length, c.grid, c.length);
   }
 
   /** Sends the due Append or Fork to every connection, between chain changes (chain_description.ts). */
@@ -120,6 +142,18 @@ export class P2PNode implements PeerHost {
 
   pongSample(peer: Peer, max: number): TxidWithFee[] {
     return this.relay.sample(peer, max);
+  }
+
+  pongAddresses(_peer: Peer, max: number): PeerAddress[] {
+    return this.manager.sampleVerified(max);
+  }
+
+  learned(_peer: Peer, addresses: PeerAddress[]): void {
+    for (const a of addresses) this.manager.learn(a);
+  }
+
+  throttleSlack(): number {
+    return this.rolledBack + Math.floor((Date.now() - this.startedMs) / 60_000);
   }
 
   offered(peer: Peer, txids: TxidWithFee[]): void {

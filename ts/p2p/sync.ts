@@ -27,6 +27,16 @@ class Abort extends Error {}
 
 export interface SyncLog { info(line: string): void; warn(line: string): void }
 
+/** This client follows one leader at a time with one batch outstanding (`/debug/header_download`). */
+export const SYNC_CONFIG = { maxLeaders: 1, pendingDepth: 1 } as const;
+
+/** What the client is doing now: the peer it syncs from, its outstanding header batch, the verified headers. */
+export interface SyncStatus {
+  leader: Peer | null;
+  batch: { start: number; count: number } | null;
+  stagedHeaders: number;
+}
+
 export class SyncClient {
   private running = false;
   private again = false;
@@ -35,6 +45,7 @@ export class SyncClient {
   private retryTimer: NodeJS.Timeout | null = null;
   /** Local rollbacks so far: comparisons with the local chain hold while this is unchanged. */
   private rollbacks = 0;
+  readonly status: SyncStatus = { leader: null, batch: null, stagedHeaders: 0 };
 
   constructor(
     private readonly chain: Chain,
@@ -75,11 +86,14 @@ export class SyncClient {
         this.again = false;
         const peer = this.pick();
         if (!peer) break;
+        this.status.leader = peer;
         try {
           if (!(await this.syncFrom(peer))) this.setAside.set(peer, Date.now() + RETRY_MS);
         } catch (e) {
           this.setAside.set(peer, Date.now() + RETRY_MS);
           this.failed(peer, e);
+        } finally {
+          Object.assign(this.status, { leader: null, batch: null, stagedHeaders: 0 });
         }
         this.again = true;
       }
@@ -140,7 +154,9 @@ export class SyncClient {
     let stage: HeaderStage | null = null;
     for (let start = range.lower; start <= length;) {
       const count = Math.min(BATCH_SIZE, length - start + 1);
+      this.status.batch = { start, count };
       const rep = await peer.request<BatchrepMsg>({ kind: 'Batchreq', descriptor, start, count });
+      this.status.batch = null;
       if (rep.headers.length !== count) {
         if (peer.chain?.expectsAnswers(descriptor, Date.now())) throw new NodeError('EBATCHSIZE3', `${rep.headers.length} of ${count} headers`);
         throw new Abort();
@@ -151,6 +167,7 @@ export class SyncClient {
         if (!stage && h <= this.chain.length && equalBytes(blockHash(raw), this.chain.hashAt(h))) { fork = h; continue; }
         stage ??= new HeaderStage(this.chain, fork);
         stage.add(raw, this.now());
+        this.status.stagedHeaders++;
       }
     }
     if (!stage) {

@@ -85,14 +85,20 @@ class BlockApplier {
 
   private isNew(id: bigint): boolean { return id >= this.firstStateId; }
 
+  private readonly addresses = new Map<bigint, Uint8Array>();
+
   private async addressOfId(id: bigint): Promise<Uint8Array> {
+    let a = this.addresses.get(id);
+    if (a) return a;
     if (id >= this.firstStateId + this.newAccounts) fail('EIDNOTREFERENCED', `account id ${id}`);
-    return (await addressOf(this.s, id)) ?? fail('EIDNOTREFERENCED', `account id ${id}`);
+    a = (await addressOf(this.s, id)) ?? fail('EIDNOTREFERENCED', `account id ${id}`);
+    this.addresses.set(id, a);
+    return a;
   }
 
   private async history(kind: HistoryKind, hash: Uint8Array, payload: Uint8Array, accounts: bigint[]): Promise<bigint> {
     const id = this.historyId++;
-    await addHistoryEntry(this.s, id, { kind, height: this.b.height, hash, payload }, accounts);
+    addHistoryEntry(this.s, id, { kind, height: this.b.height, hash, payload }, accounts);
     return id;
   }
 
@@ -115,7 +121,7 @@ class BlockApplier {
 
   private async useTxId(id: TransactionId): Promise<void> {
     // An id below the next block's window would be pruned at once (§7.6).
-    if (id.pinHeight >= pinBegin(this.b.height + 1) && !(await hasTxId(this.s, id))) await addTxId(this.s, id, this.b.height);
+    if (id.pinHeight >= pinBegin(this.b.height + 1) && !(await hasTxId(this.s, id))) addTxId(this.s, id, this.b.height);
   }
 
   async apply(): Promise<AppliedBlock> {

@@ -44,11 +44,15 @@ export function decodeHistoryEntry(bytes: Uint8Array): HistoryEntry {
   return { kind, height, hash, payload: r.bytes(r.remaining) };
 }
 
-/** Writes the entry, links it to its accounts (duplicates collapse) and indexes its hash. */
-export async function addHistoryEntry(s: KeyWriter, id: bigint, e: HistoryEntry, accounts: bigint[]): Promise<void> {
-  await s.put(historyKey(id), encodeHistoryEntry(e));
-  for (const a of new Set(accounts)) await s.put(accountHistoryKey(a, id), new Uint8Array(0));
-  await s.put(txHashKey(e.hash), u64Value(id));
+/**
+ * Writes the entry, links it to its accounts (duplicates collapse) and indexes its hash. All three
+ * keys are new: history ids only grow (rollback removes the ids it reuses) and a hash names one
+ * entry (equal signed bytes would repeat a transaction id, which the chain refuses).
+ */
+export function addHistoryEntry(s: KeyWriter, id: bigint, e: HistoryEntry, accounts: bigint[]): void {
+  s.putNew(historyKey(id), encodeHistoryEntry(e));
+  for (const a of new Set(accounts)) s.putNew(accountHistoryKey(a, id), new Uint8Array(0));
+  s.putNew(txHashKey(e.hash), u64Value(id));
 }
 
 /** One side's fill in a match record (exchange.md §8.7). */

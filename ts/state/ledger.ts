@@ -16,6 +16,8 @@ export interface KeyReader {
 
 export interface KeyWriter extends KeyReader {
   put(key: Uint8Array, value: Uint8Array): Promise<void>;
+  /** A write of a key known to be absent (no read of its previous value). */
+  putNew(key: Uint8Array, value: Uint8Array): void;
   del(key: Uint8Array): Promise<void>;
 }
 

@@ -24,6 +24,16 @@ export class StateOverlay {
     this.writes.set(toHex(key), { key, value });
   }
 
+  /**
+   * Writes a key the caller knows to be absent from the database (a fresh history id, a checked
+   * unused transaction id): its undo is a delete, without reading the database first.
+   */
+  putNew(key: Uint8Array, value: Uint8Array): void {
+    const k = toHex(key);
+    if (!this.before.has(k)) this.before.set(k, { key, value: null });
+    this.writes.set(k, { key, value });
+  }
+
   async del(key: Uint8Array): Promise<void> {
     await this.remember(key);
     this.writes.set(toHex(key), { key, value: null });

@@ -9,8 +9,9 @@ export async function hasTxId(s: KeyReader, id: TransactionId): Promise<boolean>
   return (await s.get(txIdKey(id.pinHeight, id.accountId, id.nonceId))) !== undefined;
 }
 
-export async function addTxId(s: KeyWriter, id: TransactionId, height: number): Promise<void> {
-  await s.put(txIdKey(id.pinHeight, id.accountId, id.nonceId), u32Value(height));
+/** Records an id the caller has found unused (hasTxId). */
+export function addTxId(s: KeyWriter, id: TransactionId, height: number): void {
+  s.putNew(txIdKey(id.pinHeight, id.accountId, id.nonceId), u32Value(height));
 }
 
 /** Deletes (through `s`) every committed id with pinHeight < `below`. */

@@ -19,6 +19,11 @@
 //   'q' accountId u64 pinHeight u32 nonceId u32 → orderId (cancelation lookup)
 //   'y' accountId u64 orderId u64 → (empty): an account's open orders
 //   'T' assetId u64 height u32 → trade of that block (charts, exchange.md §11)
+// Peers (p2p.md §4), written by p2p/peer_db.ts:
+//   'p' "ip:port"       → address-book entry (verified u8, lastVerified u32 Unix s)
+//   'X' ban key         → ban (until u64 Unix ms, code u32)
+//   'F' seq u64         → offense (time u64 Unix ms, code u32, ip)
+//   'R' width u8 begin u32 host → transmission bucket (rx u64, tx u64); width 'm' minute, 'h' hour
 
 export const META_HEAD = meta('m', 'head');
 export const COUNTER_STATE_ID = meta('c', 'stateId');
@@ -72,6 +77,18 @@ export const accountOrderKey = (accountId: bigint, orderId: bigint) =>
   key('y', 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, orderId); });
 export const tradeKey = (assetId: bigint, height: number) =>
   key('T', 12, (v) => { v.setBigUint64(0, assetId); v.setUint32(8, height); });
+
+const utf8 = new TextEncoder();
+export const peerAddressKey = (address: string) => withBytes('p', utf8.encode(address));
+export const banRecordKey = (key: string) => withBytes('X', utf8.encode(key));
+export const offenseKey = (seq: bigint) => key('F', 8, (v) => v.setBigUint64(0, seq));
+export const rxtxKey = (width: 'm' | 'h', begin: number, host: string) => {
+  const k = withBytes('R', new Uint8Array(5 + utf8.encode(host).length));
+  k[1] = width.charCodeAt(0);
+  new DataView(k.buffer).setUint32(2, begin);
+  k.set(utf8.encode(host), 6);
+  return k;
+};
 
 /** All keys that start with `prefix` (the range for iterators). */
 export function keysStartingWith(prefix: Uint8Array): { gte: Uint8Array; lt: Uint8Array } {

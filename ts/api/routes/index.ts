@@ -6,7 +6,9 @@ import { chainRoutes } from './chain.js';
 import { chartRoutes } from './charts.js';
 import { debugRoutes } from './debug.js';
 import { exchangeRoutes } from './exchange.js';
+import { loadtestRoutes } from './loadtest.js';
+import { peerRoutes } from './peers.js';
 import { toolsRoutes } from './tools.js';
 import { transactionRoutes } from './transactions.js';
 
-export const ROUTES: Route<any>[] = [...chainRoutes, ...blockRoutes, ...transactionRoutes, ...accountRoutes, ...exchangeRoutes, ...chartRoutes, ...toolsRoutes, ...debugRoutes];
+export const ROUTES: Route<any>[] = [...chainRoutes, ...blockRoutes, ...transactionRoutes, ...accountRoutes, ...exchangeRoutes, ...chartRoutes, ...peerRoutes, ...toolsRoutes, ...debugRoutes, ...loadtestRoutes];

@@ -1,4 +1,4 @@
-// /tools/* and /transaction/minfee (http-api.md "Tools"; http-api-details.md §4.5, §6.5, §9.4–§9.7).
+// /tools/* and /transaction/minfee (http-api.md "Tools"; http-api-details.md §4.5, §6.5, §9.4–§9.8).
 import { COIN_DECIMALS, parseUnits } from '../../core/amount.js';
 import { fail } from '../../core/errors.js';
 import { formatAddress } from '../../core/address.js';
@@ -10,7 +10,7 @@ import { janushashNumber } from '../../kernel/pow.js';
 import { COMMIT, NODE_VERSION, VERSION } from '../../version.js';
 import { route } from '../route.js';
 import { u32Param, u64Param } from '../params.js';
-import { hexStr, int, named, num, obj, str, u64 } from '../schema.js';
+import { arr, hexStr, int, named, num, obj, str, u64 } from '../schema.js';
 import { CoinAmount, CompactFee, coinAmount, compactFee } from '../views/amount.js';
 import { Price } from '../views/price.js';
 
@@ -97,6 +97,14 @@ export const toolsRoutes = [
       const header = fromHexExact(params.headerhex, 80);
       if (!header) fail('EBADHEADER', 'expected 160 hex chars (an 80-byte header)');
       return { janushashNumber: janushashNumber(header!) };
+    },
+  }),
+  route({
+    // Up to :number verified peer addresses, sampled as for pongs (p2p.md §4.1, §4.7; details §9.8).
+    method: 'GET', path: '/tools/sample_verified_peers/:number', response: arr(str),
+    handler: ({ node, params }) => {
+      const n = u32Param(params.number, 'number');
+      return (node.p2p()?.manager.sampleVerified(n) ?? []).map((a) => `${a.ip}:${a.port}`);
     },
   }),
   route({

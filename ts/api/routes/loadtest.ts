@@ -1,0 +1,12 @@
+// /loadtest/* (p2p.md §6; http-api-details.md §9.13): start or stop a header or block load test
+// against one connection; unknown connection ⇒ 56.
+import { setLoadTest } from '../../p2p/loadtest.js';
+import { route } from '../route.js';
+import { connectionParam } from './peers.js';
+
+const modes = { header_request: 'header', block_request: 'block', disable: null } as const;
+
+export const loadtestRoutes = Object.entries(modes).map(([name, mode]) => route({
+  method: 'GET', path: `/loadtest/${name}/:conn_id`, response: null,
+  handler: (req) => { setLoadTest(connectionParam(req, 'conn_id'), mode); return null; },
+}));
