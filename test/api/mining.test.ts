@@ -12,6 +12,11 @@ import { bodyMerkleRoot, parseBody, serializeBody, type Body } from '../../ts/co
 import { REGTEST, powVersionAt } from '../../ts/consensus/params.js';
 import { solve } from '../../ts/miner/cpu_miner.js';
 import { removeDir, startNode, type TestNode } from '../helpers/node.js';
+import { digest } from '../helpers/digest.js';
+import { Chain } from '../../ts/chain/chain.js';
+import { openDatabase } from '../../ts/store/database.js';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { TestWallet } from '../helpers/wallet.js';
 
 await initKernel();
@@ -197,6 +202,22 @@ describe('persistence', () => {
       await new Promise((r) => n.proc.exitCode !== null || n.proc.signalCode !== null ? r(null) : n.proc.once('exit', r));
     }
     expect(lastHeight).toBeGreaterThan(0);
+    // The surviving ledger equals a clean replay of the surviving blocks.
+    const survivor = await openDatabase(dir);
+    const chain = await Chain.open(survivor.db, REGTEST);
+    const replayDir = await mkdtemp(join(tmpdir(), 'wartnode-replay-'));
+    const replay = await openDatabase(replayDir);
+    const replayChain = await Chain.open(replay.db, REGTEST);
+    for (let h = 1; h <= chain.length; h++) {
+      const b = (await chain.block(h))!;
+      await replayChain.append(b.raw, b.body, { now: 2 ** 32 - 1, skipPow: true });
+    }
+    expect(chain.length).toBeGreaterThanOrEqual(lastHeight);
+    expect(replayChain.length).toBe(chain.length);
+    expect(await digest(replay.db)).toBe(await digest(survivor.db));
+    await survivor.db.close();
+    await replay.db.close();
+    await removeDir(replayDir);
     await removeDir(dir);
   }, 120_000);
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
-import { sha256 } from '../../ts/kernel/hash.js';
+import { digest } from '../helpers/digest.js';
 import { Chain } from '../../ts/chain/chain.js';
 import { buildTemplate } from '../../ts/chain/template.js';
 import { MAINNET, REGTEST } from '../../ts/consensus/params.js';
@@ -23,13 +23,6 @@ async function freshChain(params = MAINNET): Promise<{ db: Db; chain: Chain }> {
   dirs.push(dir);
   const { db } = await openDatabase(dir);
   return { db, chain: await Chain.open(db, params) };
-}
-
-/** SHA-256 over every key and value of the database: two equal digests mean equal databases. */
-async function digest(db: Db): Promise<string> {
-  const parts: Uint8Array[] = [];
-  for await (const [k, v] of db.iterator()) parts.push(k, Uint8Array.of(0xff), v, Uint8Array.of(0xfe));
-  return Buffer.from(sha256(Buffer.concat(parts))).toString('hex');
 }
 
 await initKernel();

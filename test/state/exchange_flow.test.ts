@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
-import { sha256 } from '../../ts/kernel/hash.js';
+import { digest } from '../helpers/digest.js';
 import { parsePrice, priceToBytes } from '../../ts/kernel/price.js';
 import { Chain } from '../../ts/chain/chain.js';
 import { buildTemplate } from '../../ts/chain/template.js';
@@ -30,12 +30,6 @@ const A = TestWallet.fromSeed(31), B = TestWallet.fromSeed(32), M = TestWallet.f
 const FEE_CODE = 0x4fa2; // 0.01000448, the default minimum
 const dirs: string[] = [];
 afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
-
-async function digest(db: Db): Promise<string> {
-  const parts: Uint8Array[] = [];
-  for await (const [k, v] of db.iterator()) parts.push(k, Uint8Array.of(0xff), v, Uint8Array.of(0xfe));
-  return Buffer.from(sha256(Buffer.concat(parts))).toString('hex');
-}
 
 describe('the exchange end to end (in process)', () => {
   it('creates, transfers, pools, matches, cancels, withdraws, and rolls back', async () => {

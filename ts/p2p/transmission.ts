@@ -60,7 +60,7 @@ export class TransmissionStats {
     return out;
   }
 
-  /** Writes every open bucket (at shutdown); they are merged again if the same period resumes. */
+  /** Closes and writes every open bucket (at shutdown); a restart within the same period adds to it. */
   flush(): void {
     for (const width of ['m', 'h'] as const) {
       for (const [host, b] of this.open[width]) this.close(width, host, b);
@@ -69,7 +69,8 @@ export class TransmissionStats {
   }
 
   private close(width: Width, host: string, b: Bucket): void {
-    this.db?.putBucket({ width, host, ...this.keep(width, host, b) });
+    const total = this.keep(width, host, b);
+    this.db?.putBucket({ width, host, ...total });
   }
 
   /** Adds a closed bucket (merged with a stored one of the same period); returns the total. */
