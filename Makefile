@@ -16,8 +16,9 @@ build: deps
 run: build
 	node dist/node.mjs $(NODE_ARGS)
 
-# The kernel's host tests need only the host cargo (rustup); the browser test needs Chromium.
+# Type check, the kernel's host tests (host cargo), then vitest (the browser test needs Chromium).
 test: build browser-deps
+	npx tsc -p tsconfig.json --noEmit
 	cd kernel-rs && cargo test --release -q
 	npx vitest run
 

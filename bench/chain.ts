@@ -16,7 +16,6 @@ import { txHash } from '../ts/core/transaction.js';
 import { fee16Decode } from '../ts/kernel/fee16.js';
 import { powCheck } from '../ts/kernel/pow.js';
 import { openDatabase } from '../ts/store/database.js';
-import { dbReader } from '../ts/state/ledger.js';
 
 const T0 = 1_700_000_000;
 const TRANSFERS_PER_BLOCK = 353;

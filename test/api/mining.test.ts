@@ -10,7 +10,6 @@ import { fromHex, toHex } from '../../ts/core/hex.js';
 import { parseHeader, serializeHeader } from '../../ts/core/header.js';
 import { bodyMerkleRoot, parseBody, serializeBody, type Body } from '../../ts/core/body.js';
 import { REGTEST, powVersionAt } from '../../ts/consensus/params.js';
-import { solve } from '../../ts/miner/cpu_miner.js';
 import { removeDir, startNode, type TestNode } from '../helpers/node.js';
 import { digest } from '../helpers/digest.js';
 import { Chain } from '../../ts/chain/chain.js';

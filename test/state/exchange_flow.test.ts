@@ -15,7 +15,7 @@ import { assetNameBytes, type TransactionPayload } from '../../ts/core/transacti
 import { NodeError } from '../../ts/core/errors.js';
 import { MinFeePolicy } from '../../ts/mempool/fee_policy.js';
 import { MempoolService } from '../../ts/mempool/service.js';
-import { openDatabase, type Db } from '../../ts/store/database.js';
+import { openDatabase } from '../../ts/store/database.js';
 import { assetByHash } from '../../ts/state/assets.js';
 import { accountIdOf, balanceOf, dbReader } from '../../ts/state/ledger.js';
 import { accountOrders } from '../../ts/state/orders.js';

@@ -9,7 +9,7 @@ import { formatAddress } from '../../core/address.js';
 import { route } from '../route.js';
 import { accountParam, resolveAccount, u64Param } from '../params.js';
 import { resolveToken, tokenSpecParam } from '../token_spec.js';
-import { arr, hexStr, int, named, nul, obj } from '../schema.js';
+import { arr, hexStr, named, nul, obj } from '../schema.js';
 import { Account, accountView } from '../views/account.js';
 import { CoinAmount, TokenAmount, coinAmount, tokenAmount } from '../views/amount.js';
 import { AssetRecord } from '../views/asset.js';

@@ -12,7 +12,6 @@ import { NEW_BLOCK_STRUCTURE, targetKindAt } from '../../consensus/params.js';
 import { targetDifficulty, worksumDouble, worksumHex } from '../../consensus/target.js';
 import { buildTemplate } from '../../chain/template.js';
 import { hashrateAt } from '../../chain/hashrate.js';
-import { dbReader } from '../../state/ledger.js';
 import { listTxIds } from '../../state/txids.js';
 import type { NodeServices } from '../services.js';
 import { route } from '../route.js';
