@@ -20,7 +20,9 @@ run: build
 test: build browser-deps
 	npx tsc -p tsconfig.json --noEmit
 	cd kernel-rs && cargo test --release -q
-	npx vitest run
+	@mkdir -p dist
+	npx vitest run --reporter=default --reporter=json --outputFile.json=dist/vitest.json || { node scripts/test-summary.mjs dist/vitest.json; exit 1; }
+	@node scripts/test-summary.mjs dist/vitest.json
 
 browser-deps:
 	@command -v chromium >/dev/null || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null; }

@@ -12,11 +12,16 @@ import { targetAt } from '../consensus/header_check.js';
 import { addWork, targetWork } from '../consensus/target.js';
 import type { Db } from '../store/database.js';
 import {
-  META_HEAD, blockMetaKey, bodyKey, hashIndexKey, headerKey, prefixRange, readU32, readU64, u32Value, undoKey,
+  META_HEAD, SIGNED_SNAPSHOT, blockMetaKey, bodyKey, hashIndexKey, headerKey, prefixRange, readU32, readU64, u32Value, undoKey,
 } from '../store/keys.js';
 import { StateOverlay, undoOps, type BatchOp } from '../state/overlay.js';
 import { applyBlock } from '../state/apply_block.js';
 import { Writer } from '../core/bytes.js';
+import {
+  agreesWithSnapshot, comparePriority, decodeSnapshot, encodeSnapshot, priorityOf, snapshotCompatible, verifySnapshot,
+  type VerifiedSnapshot,
+} from '../consensus/signed_snapshot.js';
+import { toHex } from '../core/hex.js';
 
 export interface AppendOptions {
   /** Local clock for the future-timestamp rule (Unix seconds). */
@@ -43,6 +48,8 @@ export class Chain implements HeaderChainView {
   private readonly listeners: ((e: ChainEvent) => void | Promise<void>)[] = [];
   private readonly rollbackHooks: ((block: StoredBlock) => Promise<void>)[] = [];
   private readonly settledListeners: (() => Promise<void>)[] = [];
+  /** The best signed snapshot received (consensus.md §5.6); no chain contradicting it is accepted. */
+  private pinned: VerifiedSnapshot | null = null;
 
   private constructor(readonly db: Db, readonly params: NetworkParams) {}
 
@@ -54,6 +61,10 @@ export class Chain implements HeaderChainView {
     const { gte } = prefixRange('H');
     for await (const [, raw] of db.iterator({ gte, lt: headerKey(length + 1) })) c.push(raw);
     if (c.length !== length) throw new Error(`database corrupt: head ${length} but ${c.length} headers`);
+    const snapshot = await db.get(SIGNED_SNAPSHOT);
+    if (snapshot) {
+      try { c.pinned = verifySnapshot(params, decodeSnapshot(snapshot)); } catch { /* signed by a key no longer listed */ }
+    }
     return c;
   }
 
@@ -70,6 +81,32 @@ export class Chain implements HeaderChainView {
   timestampAt(height: number): number { return this.parsed[height - 1].timestamp; }
   targetAt(height: number): number { return this.parsed[height - 1].target; }
   worksumAt(height: number): bigint { return height === 0 ? 0n : this.worksums[height - 1]; }
+
+  /** The best signed snapshot received, or null (§5.6). */
+  get snapshot(): VerifiedSnapshot | null { return this.pinned; }
+
+  /** Fails with ELEADERMISMATCH if block `hash` at `height` contradicts the signed snapshot (§5.6). */
+  checkSnapshot(height: number, hash: Uint8Array): void {
+    if (!agreesWithSnapshot(this.params, this.pinned, height, hash)) {
+      fail('ELEADERMISMATCH', `block ${height} ${toHex(hash)} contradicts the signed snapshot`);
+    }
+  }
+
+  /**
+   * Keeps `s` if its priority is strictly greater than the held snapshot's (§5.6); if the chain
+   * contradicts it, rolls back to height − 1 first. Returns whether `s` was kept.
+   */
+  applySnapshot(s: VerifiedSnapshot): Promise<boolean> {
+    return this.change(async () => {
+      if (comparePriority(priorityOf(s), priorityOf(this.pinned)) <= 0) return false;
+      const rolledBack = !snapshotCompatible(this.params, s, this.length, (h) => this.hashAt(h));
+      if (rolledBack) while (this.length >= s.height) await this.rollbackTip();
+      await this.db.put(SIGNED_SNAPSHOT, encodeSnapshot(s));
+      this.pinned = s;
+      await this.emit({ kind: 'snapshot', snapshot: s, rolledBack });
+      return true;
+    });
+  }
 
   /** Height of a block hash on this chain, or null. */
   async heightOfHash(hash: Uint8Array): Promise<number | null> {
@@ -136,6 +173,7 @@ export class Chain implements HeaderChainView {
   private async appendBlock(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
     const checked = checkHeader(this.params, this, raw, { now: opts.now, skipPow: opts.skipPow });
     const h = checked.height;
+    this.checkSnapshot(h, checked.hash);
     const body: Body = checkBlockBody(this.params, h, checked.header, bodyBytes);
     const overlay = new StateOverlay(this.db);
     const applied = await applyBlock(this.db, overlay, {
@@ -172,7 +210,10 @@ export class Chain implements HeaderChainView {
     return this.change(async () => {
       if (!Number.isInteger(fork) || fork < 0 || fork > this.length) fail('EFORKHEIGHT', `fork height ${fork}, chain length ${this.length}`);
       let work = this.worksumAt(fork);
-      branch.forEach((b, i) => { work += targetWork(targetAt(this.params, fork + 1 + i, parseHeader(b.header).target)); });
+      branch.forEach((b, i) => {
+        this.checkSnapshot(fork + 1 + i, blockHash(b.header));
+        work += targetWork(targetAt(this.params, fork + 1 + i, parseHeader(b.header).target));
+      });
       if (work <= this.worksum) fail('EREORGWORK', 'the branch does not carry more work than the current chain');
       const removed: StoredBlock[] = [];
       while (this.length > fork) removed.unshift(await this.rollbackTip());
@@ -234,4 +275,6 @@ export class Chain implements HeaderChainView {
 
 export type ChainEvent =
   | { kind: 'append'; block: StoredBlock; body: Body }
-  | { kind: 'rollback'; block: StoredBlock };
+  | { kind: 'rollback'; block: StoredBlock }
+  /** A better signed snapshot was kept; `rolledBack`: the chain was cut to its height − 1 first. */
+  | { kind: 'snapshot'; snapshot: VerifiedSnapshot; rolledBack: boolean };

@@ -4,6 +4,7 @@
 import type { BodyLayout } from '../core/body.js';
 import { fromHex } from '../core/hex.js';
 import { PowVersion } from '../kernel/pow.js';
+import { MAINNET_LEADER_KEYS, type SnapshotRules } from './signed_snapshot.js';
 
 export { PowVersion };
 
@@ -44,7 +45,7 @@ export const GENESIS_HASH = fromHex('b29988793c29118a842ba38ea4ab13d43e3dce3f045
 /** P's block-level freeze of one account (§6.9, §9.2 item 22). */
 export interface FrozenAccount { accountId: bigint; fromHeight: number; toHeight: number }
 
-export interface NetworkParams {
+export interface NetworkParams extends SnapshotRules {
   name: NetworkName;
   /** Testnet rule set (TargetV2 from height 1, V4 bodies and new merkle root everywhere, no snapshots). */
   testnetRules: boolean;
@@ -65,6 +66,8 @@ export const MAINNET: NetworkParams = {
   minTargetV2: (r) => (r <= JANUS_V2 ? TARGET_V2_INITIAL : TARGET_V2_INITIAL_V2),
   zeroAmountForbiddenAfter: ZERO_AMOUNT_FORBIDDEN_AFTER,
   frozenAccount: { accountId: 1910n, fromHeight: 2_534_438, toHeight: 2_598_041 },
+  leaderKeys: MAINNET_LEADER_KEYS,
+  enforceSnapshots: true,
 };
 
 export const TESTNET: NetworkParams = {
@@ -75,6 +78,8 @@ export const TESTNET: NetworkParams = {
   minTargetV2: () => TARGET_V2_TESTNET_GENESIS,
   zeroAmountForbiddenAfter: ZERO_AMOUNT_FORBIDDEN_AFTER, // §5.7 names no testnet difference
   frozenAccount: null,
+  leaderKeys: MAINNET_LEADER_KEYS, // snapshots are still verified, but bind nothing (§5.7)
+  enforceSnapshots: false,
 };
 
 export const REGTEST: NetworkParams = {

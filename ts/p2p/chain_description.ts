@@ -7,8 +7,8 @@
 // `chain.locked` as well, so an announcement and the replies after it always describe the same
 // chain: whoever answers a request flushes first.
 import type { Chain, ChainEvent } from '../chain/chain.js';
-import { NO_PRIORITY } from './elements.js';
-import type { AppendMsg, ForkMsg, InitMsg } from './messages.js';
+import { priorityOf, type VerifiedSnapshot } from '../consensus/signed_snapshot.js';
+import type { AppendMsg, ForkMsg, InitMsg, RollbackMsg } from './messages.js';
 import { BATCH_SIZE, TIMER } from './protocol.js';
 
 /** A replaced chain: heights ≤ base are the current chain's, base+1 … length are kept here. */
@@ -36,6 +36,8 @@ export class ChainDescription {
   private dirty = false;
   /** Lowest height rolled back since the last announcement. */
   private lowestRollback: number | null = null;
+  /** The signed snapshot that cut the chain since the last announcement (§3.6), if any. */
+  private pinnedBy: VerifiedSnapshot | null = null;
   private past: PastChain[] = [];
 
   constructor(private readonly chain: Chain, private readonly nowMs: () => number = Date.now) {
@@ -49,6 +51,7 @@ export class ChainDescription {
   /** Records a chain change (called in the chain's turn); an announcement is then due. */
   onEvent(e: ChainEvent): void {
     this.dirty = true;
+    if (e.kind === 'snapshot' && e.rolledBack) this.pinnedBy = e.snapshot;
     if (e.kind !== 'rollback') return;
     const h = e.block.height;
     this.lowestRollback = Math.min(this.lowestRollback ?? h, h);
@@ -66,21 +69,28 @@ export class ChainDescription {
 
   get pending(): boolean { return this.dirty; }
 
-  /** The announcement due now, or null; call inside `chain.locked`. */
-  flush(): ForkMsg | AppendMsg | null {
+  /**
+   * The announcement due now, or null; call inside `chain.locked`. A chain cut by a signed snapshot
+   * and still shorter than announced is a SignedPinRollback; any other replacement is a Fork.
+   */
+  flush(): ForkMsg | AppendMsg | RollbackMsg | null {
     const now = this.nowMs();
     this.past = this.past.filter((p) => p.expiresAt === null || p.expiresAt > now);
     if (!this.dirty) return null;
     this.dirty = false;
     const length = this.chain.length, worksum = this.chain.worksum;
+    const pinnedBy = this.pinnedBy;
+    this.pinnedBy = null;
     if (this.lowestRollback !== null) {
-      if (length === 0) return null; // a Fork needs a non-zero length: wait for the next block
+      const rollback = pinnedBy !== null && length < this.announcedLength;
+      if (length === 0 && !rollback) return null; // a Fork needs a non-zero length: wait for the next block
       const forkHeight = Math.min(this.lowestRollback, this.announcedLength + 1);
       for (const p of this.past) if (p.descriptor === this.descriptor) p.expiresAt = now + TIMER.pastChainRetention;
       this.descriptor = (this.descriptor + 1) >>> 0;
       this.lowestRollback = null;
       this.announcedLength = length;
       this.announcedWorksum = worksum;
+      if (rollback) return { kind: 'SignedPinRollback', snapshot: pinnedBy!, length, worksum, descriptor: this.descriptor };
       return { kind: 'Fork', descriptor: this.descriptor, length, worksum, forkHeight, grid: this.gridSlots(Math.floor((forkHeight - 1) / BATCH_SIZE), length) };
     }
     if (length <= this.announcedLength || worksum <= this.announcedWorksum) return null;
@@ -94,7 +104,7 @@ export class ChainDescription {
   init(v3: boolean): InitMsg {
     const current = this.described(this.descriptor)!;
     return {
-      kind: 'Init', v3, descriptor: this.descriptor, priority: NO_PRIORITY, length: this.announcedLength,
+      kind: 'Init', v3, descriptor: this.descriptor, priority: priorityOf(this.chain.snapshot), length: this.announcedLength,
       worksum: this.announcedWorksum, grid: this.gridSlots(0, current.length, current), flags: v3 ? 0 : null,
     };
   }

@@ -2,7 +2,7 @@
 // transaction id with fee. Pure codecs over the big-endian Reader/Writer.
 import { Reader, Writer } from '../core/bytes.js';
 import { fail } from '../core/errors.js';
-import { HEADER_SIZE, HASH_SIZE } from '../core/header.js';
+import { HEADER_SIZE } from '../core/header.js';
 import type { TransactionId } from '../core/transaction.js';
 
 /** Worksum: a 256-bit value as eight u32 words, least-significant word first, each big-endian. */
@@ -28,24 +28,12 @@ export function readGrid(r: Reader, bytes: number): Uint8Array[] {
   return Array.from({ length: bytes / HEADER_SIZE }, () => r.bytes(HEADER_SIZE));
 }
 
-/** Signed-snapshot priority: importance u16, height u32, compared in that order. */
-export interface Priority { importance: number; height: number }
-
-export const NO_PRIORITY: Priority = { importance: 0, height: 0 };
+// Signed snapshot and its priority: the wire form lives with the consensus rules (consensus.md §5.6).
+export { NO_PRIORITY, readSnapshot, writeSnapshot, type Priority, type SignedSnapshot } from '../consensus/signed_snapshot.js';
+import type { Priority } from '../consensus/signed_snapshot.js';
 
 export function writePriority(w: Writer, p: Priority): void { w.u16(p.importance).u32(p.height); }
 export function readPriority(r: Reader): Priority { return { importance: r.u16(), height: r.u32() }; }
-
-/** SignedSnapshot (101 bytes): height, block hash, 65-byte recoverable signature over the hash. */
-export interface SignedSnapshot { height: number; hash: Uint8Array; signature: Uint8Array }
-
-export function writeSnapshot(w: Writer, s: SignedSnapshot): void {
-  w.u32(s.height).bytes(s.hash, HASH_SIZE).bytes(s.signature, 65);
-}
-
-export function readSnapshot(r: Reader): SignedSnapshot {
-  return { height: r.u32(), hash: r.bytes(HASH_SIZE), signature: r.bytes(65) };
-}
 
 /** TCPPeeraddr: IPv4 as u32, port u16. */
 export interface PeerAddress { ip: string; port: number }

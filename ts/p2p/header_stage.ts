@@ -1,6 +1,6 @@
 // A candidate header chain for header-first sync (p2p.md §3.3): the local chain up to a fork
 // height, then downloaded headers, each verified with checkHeader (link, version, target, PoW,
-// checkpoint, timestamps) as it is added. Its total work decides whether bodies are worth fetching.
+// checkpoint, timestamps, signed snapshot) as it is added. Its total work decides whether bodies are worth fetching.
 import type { Chain } from '../chain/chain.js';
 import { checkHeader, targetAt, type HeaderChainView } from '../consensus/header_check.js';
 import { addWork, targetWork } from '../consensus/target.js';
@@ -47,6 +47,7 @@ export class HeaderStage implements HeaderChainView {
   add(raw: Uint8Array, now: number): void {
     if (!this.anchored) throw new ChainMoved();
     const c = checkHeader(this.chain.params, this, raw, { now });
+    this.chain.checkSnapshot(c.height, c.hash);
     const work = targetWork(targetAt(this.chain.params, c.height, c.header.target));
     this.worksums.push(addWork(this.worksum, work));
     this.raws.push(c.raw);

@@ -7,10 +7,11 @@ import { NodeError, fail } from '../core/errors.js';
 import { Connection, type CloseReason, type ConnectionOptions } from './connection.js';
 import { dialectOf, type Dialect } from './dialect.js';
 import { NO_PRIORITY, type PeerAddress, type Priority, type TxidWithFee } from './elements.js';
+import { comparePriority, priorityOf, type SignedSnapshot, type VerifiedSnapshot } from '../consensus/signed_snapshot.js';
 import type { Frame } from './framing.js';
 import {
   decodeMessage, encodeMessage, isReply, isRequest, replyKind,
-  type InitMsg, type Message, type PingMsg, type PongMsg, type Reply, type Request, type TxrepMsg, type TxreqMsg,
+  type InitMsg, type Message, type PingMsg, type PongMsg, type Reply, type Request, type RollbackMsg, type TxrepMsg, type TxreqMsg,
 } from './messages.js';
 import { PeerChain } from './peer_chain.js';
 import { LIMIT, TIMER } from './protocol.js';
@@ -37,6 +38,16 @@ export interface PeerHost {
   offered(peer: Peer, txids: TxidWithFee[]): void;
   txreq(peer: Peer, m: TxreqMsg): void;
   txrep(peer: Peer, m: TxrepMsg): void;
+  /** Our signed-snapshot priority, sent in pings (§2.4). */
+  ourPriority(): Priority;
+  /** The signer must be a leader key (§3.6): EBADLEADER, ECORRUPTEDSIG. */
+  verifySnapshot(s: SignedSnapshot): VerifiedSnapshot;
+  /** A Leader message passed the priority checks: the node may keep the snapshot (§3.6). */
+  leader(peer: Peer, s: VerifiedSnapshot): void;
+  /** Checks that a SignedPinRollback is justified (EBADROLLBACK), before the peer's chain is cut (§2.4). */
+  verifyRollback(peer: Peer, s: VerifiedSnapshot): void;
+  /** The peer pinged us (its priority is recorded): a Leader message may be due (§3.6). */
+  pinged(peer: Peer): void;
   closed(peer: Peer, reason: CloseReason): void;
 }
 
@@ -159,13 +170,13 @@ export class Peer {
     switch (m.kind) {
       case 'Append': this.chain!.append(m); this.host.chainUpdated(this); return;
       case 'Fork': this.chain!.fork(m, now); this.host.chainUpdated(this); return;
-      case 'SignedPinRollback': this.chain!.rollback(m, now); this.host.chainUpdated(this); return;
+      case 'SignedPinRollback': return this.onRollback(m, now);
       case 'Ping': return this.onPing(m, now);
       case 'Pong': return this.onPong(m);
       case 'Txnotify': return this.host.offered(this, m.txids);
       case 'Txreq': return this.host.txreq(this, m);
       case 'Txrep': return this.host.txrep(this, m);
-      case 'Leader': return; // signed snapshots are not kept yet (p2p.md §3.6); testnet rules ignore them
+      case 'Leader': return this.onLeader(m.snapshot);
     }
     if (isRequest(m)) return this.serve(m);
     if (isReply(m)) return this.onReply(m);
@@ -190,7 +201,7 @@ export class Peer {
     this.nextPing = null;
     if (this.conn.closed) return;
     const msg: PingMsg = {
-      kind: 'Ping', v2: this.dialect !== 'v1', nonce: nonce(), priority: NO_PRIORITY,
+      kind: 'Ping', v2: this.dialect !== 'v1', nonce: nonce(), priority: this.host.ourPriority(),
       maxAddresses: LIMIT.pingAddresses, maxTransactions: LIMIT.pingTransactions, ndiscard: 0,
     };
     this.ping = { msg, timer: setTimeout(() => this.close(new NodeError('ETIMEOUT', 'no pong within 2 min')), TIMER.pongDeadline) };
@@ -205,6 +216,25 @@ export class Peer {
     const txids = this.host.pongSample(this, m.maxTransactions);
     const addresses = this.host.pongAddresses(this, Math.min(m.maxAddresses, LIMIT.pongAddresses));
     this.send({ kind: 'Pong', v2: m.v2, nonce: m.nonce, addresses, txids });
+    this.host.pinged(this);
+  }
+
+  /** Leader (§2.4 code 16, §3.6): a leader key's snapshot above everything exchanged so far. */
+  private onLeader(snapshot: SignedSnapshot): void {
+    const s = this.host.verifySnapshot(snapshot);
+    const p = priorityOf(s);
+    if (comparePriority(p, this.ack) <= 0) fail('ELOWPRIORITY', `snapshot priority (${p.importance}, ${p.height})`);
+    this.ack = p;
+    if (higher(p, this.theirs)) this.theirs = p;
+    this.host.leader(this, s);
+  }
+
+  /** SignedPinRollback (§2.4 code 3): a justified cut of the peer's chain. */
+  private onRollback(m: RollbackMsg, now: number): void {
+    const s = this.host.verifySnapshot(m.snapshot);
+    this.host.verifyRollback(this, s);
+    this.chain!.rollback(m, now);
+    this.host.chainUpdated(this);
   }
 
   private onPong(m: PongMsg): void {
@@ -248,5 +278,5 @@ export class Peer {
 
 /** Priorities compare as (importance, height) (§3.6). */
 function higher(a: Priority, b: Priority): boolean {
-  return a.importance !== b.importance ? a.importance > b.importance : a.height > b.height;
+  return comparePriority(a, b) > 0;
 }

@@ -10,6 +10,8 @@ import type { CloseReason } from './connection.js';
 import type { PeerAddress, TxidWithFee } from './elements.js';
 import { gridForkRange, type ForkRange } from './fork_range.js';
 import type { InitMsg, Reply, Request, TxrepMsg, TxreqMsg } from './messages.js';
+import type { Priority, SignedSnapshot, VerifiedSnapshot } from '../consensus/signed_snapshot.js';
+import { SnapshotExchange } from './snapshot_exchange.js';
 import type { PeerEndpoint } from './network.js';
 import type { Peer, PeerHost } from './peer.js';
 import { PeerDb } from './peer_db.js';
@@ -45,6 +47,7 @@ export class P2PNode implements PeerHost {
   readonly sync: SyncClient;
   readonly relay: TxRelay;
   readonly manager: PeerManager;
+  readonly snapshots: SnapshotExchange;
   /** The endpoint the listener is bound to. */
   endpoint: PeerEndpoint | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
@@ -61,6 +64,7 @@ export class P2PNode implements PeerHost {
     this.peerDb = opts.db ? new PeerDb(opts.db, (e) => log.warn(`peers database: ${(e as Error)?.message ?? e}`)) : null;
     this.manager = new PeerManager({ network: opts.network, connect: opts.connect, log, db: this.peerDb, banLoopback: opts.banLoopback }, this);
     this.relay = new TxRelay(opts.mempool, log.info);
+    this.snapshots = new SnapshotExchange(chain, log.info);
     this.sync = new SyncClient(chain, () => this.manager.initialized(), log, undefined, () => this.relay.caughtUp());
     chain.onChange((e) => {
       if (e.kind === 'rollback') this.rolledBack++;
@@ -114,6 +118,8 @@ export class P2PNode implements PeerHost {
       this.opts.chain.locked(async () => {
         const m = this.description.flush();
         if (m) for (const p of this.manager.connected()) p.send(m);
+        // After the announcement: our snapshot to peers below it (§3.6 "after every append or rollback").
+        for (const p of this.manager.initialized()) this.snapshots.offer(p);
       }).catch((e) => this.opts.log.warn(`announcement failed: ${(e as Error)?.stack ?? e}`));
     }, ANNOUNCE_DELAY_MS);
   }
@@ -166,6 +172,26 @@ export class P2PNode implements PeerHost {
 
   txrep(peer: Peer, m: TxrepMsg): void {
     this.relay.receive(peer, m);
+  }
+
+  ourPriority(): Priority {
+    return this.snapshots.priority;
+  }
+
+  verifySnapshot(s: SignedSnapshot): VerifiedSnapshot {
+    return this.snapshots.verify(s);
+  }
+
+  leader(peer: Peer, s: VerifiedSnapshot): void {
+    this.snapshots.received(peer, s);
+  }
+
+  verifyRollback(peer: Peer, s: VerifiedSnapshot): void {
+    this.snapshots.checkRollback(s, this.forkRange(peer));
+  }
+
+  pinged(peer: Peer): void {
+    this.snapshots.offer(peer);
   }
 
   closed(peer: Peer, reason: CloseReason): void {

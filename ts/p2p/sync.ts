@@ -42,6 +42,8 @@ export class SyncClient {
   private again = false;
   private stopped = false;
   private readonly setAside = new WeakMap<Peer, number>();
+  /** Peers whose chain contradicts our signed snapshot: ignored until their descriptor changes (§3.3). */
+  private readonly mismatched = new WeakMap<Peer, number>();
   private retryTimer: NodeJS.Timeout | null = null;
   /** Local rollbacks so far: comparisons with the local chain hold while this is unchanged. */
   private rollbacks = 0;
@@ -111,7 +113,11 @@ export class SyncClient {
   }
 
   private failed(peer: Peer, e: unknown): void {
-    if (e instanceof NodeError) {
+    if (e instanceof NodeError && e.errorName === 'ELEADERMISMATCH') {
+      // Not the peer's fault (§3.3 "Leader mismatch with the signed snapshot").
+      this.log.warn(`Sync from ${peer.address}: its chain contradicts the signed snapshot`);
+      this.mismatched.set(peer, peer.chain!.descriptor);
+    } else if (e instanceof NodeError) {
       this.log.warn(`Sync from ${peer.address} failed: ${e.message} (${e.errorName})`);
       peer.close(e);
     } else if (e instanceof RequestExpired) {
@@ -126,6 +132,7 @@ export class SyncClient {
   /** A peer whose chain may be synced from: initialized, a version that may lead, the checkpoint in its grid (§3.3). */
   private eligible(p: Peer): boolean {
     if (!p.initialized || (p.conn.peerVersion && !canLeadSync(p.conn.peerVersion))) return false;
+    if (this.mismatched.get(p) === p.chain!.descriptor) return false;
     const checkpoint = checkpointOf(this.chain.params);
     if (!checkpoint) return true;
     const slot = checkpoint.height / BATCH_SIZE - 1;

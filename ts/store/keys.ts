@@ -19,6 +19,8 @@
 //   'q' accountId u64 pinHeight u32 nonceId u32 → orderId (cancelation lookup)
 //   'y' accountId u64 orderId u64 → (empty): an account's open orders
 //   'T' assetId u64 height u32 → trade of that block (charts, exchange.md §11)
+// Signed snapshot (consensus.md §5.6), written by chain/chain.ts:
+//   'L'                 → the best signed snapshot received (101-byte wire form)
 // Peers (p2p.md §4), written by p2p/peer_db.ts:
 //   'p' "ip:port"       → address-book entry (verified u8, lastVerified u32 Unix s)
 //   'X' ban key         → ban (until u64 Unix ms, code u32)
@@ -28,6 +30,7 @@
 export const META_HEAD = meta('m', 'head');
 export const COUNTER_STATE_ID = meta('c', 'stateId');
 export const COUNTER_HISTORY_ID = meta('c', 'historyId');
+export const SIGNED_SNAPSHOT = meta('L', '');
 
 function meta(prefix: string, name: string): Uint8Array {
   return new TextEncoder().encode(prefix + name);

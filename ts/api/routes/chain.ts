@@ -140,8 +140,11 @@ export const chainRoutes = [
   route({
     method: 'GET', path: '/chain/signed_snapshot',
     response: named('SignedSnapshot', obj({ priority: obj({ height: int, importance: int }), hash: Hash, signature: hexStr(130) })),
-    // Signed snapshots arrive only from peers (consensus.md §5.6); until one is received there is none.
-    handler: () => fail('ENOTFOUND', 'no signed snapshot received'),
+    // The best snapshot received from peers (consensus.md §5.6); none yet ⇒ 56.
+    handler: ({ node }) => {
+      const s = node.chain.snapshot ?? fail('ENOTFOUND', 'no signed snapshot received');
+      return { priority: { height: s.height, importance: s.importance }, hash: toHex(s.hash), signature: toHex(s.signature) };
+    },
   }),
   route({
     method: 'GET', path: '/debug/fakemine', response: null,

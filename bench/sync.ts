@@ -1,0 +1,132 @@
+// Peer-to-peer sync throughput on loopback: node A serves a regtest chain built in process with real
+// proof of work, node B starts with `--connect` to A, and the time until B reports A's head is
+// measured (p2p.md §3.3 header download, §3.4 block download, applied with full validation).
+// Figures: full blocks (353 signed coin transfers each) and headers (a longer chain of empty blocks).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Chain } from '../ts/chain/chain.js';
+import { buildTemplate } from '../ts/chain/template.js';
+import { REGTEST, powVersionAt } from '../ts/consensus/params.js';
+import { addressOfPrivateKey, signDigest } from '../ts/core/keys.js';
+import { txHash } from '../ts/core/transaction.js';
+import { initKernel } from '../ts/kernel/instance.js';
+import { fee16Decode } from '../ts/kernel/fee16.js';
+import { powCheck } from '../ts/kernel/pow.js';
+import type { PendingTx } from '../ts/mempool/pending.js';
+import { openDatabase } from '../ts/store/database.js';
+
+const TRANSFERS_PER_BLOCK = 353;
+const FULL_BLOCKS = 60;
+const EMPTY_BLOCKS = 2_000;
+const T0 = 1_700_000_000;
+
+/** The node bundle, next to the bench bundle (dist/bench.mjs) or built from bench/ (tsx). */
+function nodeBin(): string {
+  const here = import.meta.dirname;
+  const candidates = [join(here, 'node.mjs'), join(here, '../dist/node.mjs')];
+  const bin = candidates.find((p) => existsSync(p));
+  if (!bin) throw new Error('dist/node.mjs not found: run `node scripts/build.mjs` first');
+  return bin;
+}
+
+/** A regtest data directory holding `n` blocks with real PoW; `full`: 353 transfers per block after 2 setup blocks. */
+async function buildChain(n: number, full: boolean): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'wartnode-bench-sync-'));
+  const { db } = await openDatabase(dir);
+  const chain = await Chain.open(db, REGTEST);
+  const sk = Uint8Array.from({ length: 32 }, (_, i) => 7 + i);
+  const sender = addressOfPrivateKey(sk);
+  const receiver = addressOfPrivateKey(Uint8Array.from({ length: 32 }, (_, i) => 99 - i));
+  let nonceId = 0;
+  for (let h = 1; h <= n; h++) {
+    const transfers: PendingTx[] = [];
+    if (full && h > 2) {
+      for (let i = 0; i < TRANSFERS_PER_BLOCK; i++, nonceId++) {
+        const payload = { type: 'coinTransfer' as const, toAddress: receiver, amount: 1n };
+        const pinHash = chain.hashAt(0);
+        const hash = txHash({ pinHash, pinHeight: 0, nonceId, feeE8: fee16Decode(0) }, payload);
+        transfers.push({ hash, payload, originId: 1n, originAddress: sender, pinHeight: 0, pinHash, nonceId, feeCode: 0, feeE8: 1n, signature: signDigest(hash, sk) });
+      }
+    }
+    const now = T0 + 20 * h;
+    const t = await buildTemplate(chain, db, h === 2 ? receiver : sender, now, transfers);
+    const v = new DataView(t.header.buffer, t.header.byteOffset);
+    for (let nonce = 0; !powCheck(t.header, powVersionAt(REGTEST, h)); nonce++) v.setUint32(76, nonce);
+    await chain.append(t.header, t.body, { now });
+  }
+  await chain.idle();
+  await db.close();
+  return dir;
+}
+
+interface RunningNode { proc: ChildProcess; url: string; p2p: string; stop(): Promise<void> }
+
+/** Starts dist/node.mjs on loopback ports with `dataDir`; resolves once its RPC and P2P endpoints are up. */
+function startNode(dataDir: string, extra: string[]): Promise<RunningNode> {
+  const proc = spawn(process.execPath, [nodeBin(), '--regtest', '--rpc=127.0.0.1:0', '--bind=127.0.0.1:0', `--datadir=${dataDir}`, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`node did not start:\n${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      const rpc = /RPC endpoint is ([\d.]+:\d+)\./.exec(out), p2p = /P2P endpoint is ([\d.]+:\d+)\./.exec(out);
+      if (!rpc || !p2p) return;
+      clearTimeout(timer);
+      resolve({
+        proc, url: `http://${rpc[1]}`, p2p: p2p[1],
+        stop: () => new Promise((done) => { if (proc.exitCode !== null) return done(); proc.once('exit', () => done()); proc.kill('SIGTERM'); }),
+      });
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`node exited with ${code}:\n${out}`)); });
+  });
+}
+
+async function headHeight(url: string): Promise<number> {
+  const r = await (await fetch(`${url}/chain/head`)).json() as { data: { chainHead: { height: number } } };
+  return r.data.chainHead.height;
+}
+
+/** Seconds from B being up until it holds A's `height` blocks. */
+async function timeSync(dataDir: string, height: number): Promise<number> {
+  const a = await startNode(dataDir, []);
+  const bDir = await mkdtemp(join(tmpdir(), 'wartnode-bench-sync-b-'));
+  let b: RunningNode | null = null;
+  try {
+    if ((await headHeight(a.url)) !== height) throw new Error('node A did not load the chain');
+    const start = performance.now();
+    b = await startNode(bDir, [`--connect=${a.p2p}`]);
+    const deadline = Date.now() + 600_000;
+    while ((await headHeight(b.url)) < height) {
+      if (Date.now() > deadline) throw new Error('node B did not sync within 10 minutes');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return (performance.now() - start) / 1000;
+  } finally {
+    await b?.stop();
+    await a.stop();
+    await rm(bDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchSync(): Promise<void> {
+  await initKernel();
+  const full = await buildChain(FULL_BLOCKS, true);
+  try {
+    const s = await timeSync(full, FULL_BLOCKS);
+    console.log(`p2p blocks synced/s (full blocks): ${(FULL_BLOCKS / s).toFixed(2)}`);
+  } finally {
+    await rm(full, { recursive: true, force: true });
+  }
+  const empty = await buildChain(EMPTY_BLOCKS, false);
+  try {
+    const s = await timeSync(empty, EMPTY_BLOCKS);
+    console.log(`p2p headers synced/s: ${Math.round(EMPTY_BLOCKS / s)}`);
+  } finally {
+    await rm(empty, { recursive: true, force: true });
+  }
+}
