@@ -1,0 +1,78 @@
+// The Mempool's bookkeeping (exchange.md §12.3): replacement, eviction of an account's cheaper
+// transactions, capacity pruning (lowest fee, oldest first) and the reservation sums.
+import { describe, expect, it } from 'vitest';
+import { NodeError } from '../../ts/core/errors.js';
+import { Mempool } from '../../ts/mempool/mempool.js';
+import type { PendingTx } from '../../ts/mempool/pending.js';
+
+let n = 0;
+function tx(originId: bigint, nonceId: number, feeCode: number, amount: bigint): PendingTx {
+  const hash = new Uint8Array(32);
+  new DataView(hash.buffer).setUint32(0, ++n);
+  return {
+    hash, payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount }, originId, originAddress: new Uint8Array(20),
+    pinHeight: 0, pinHash: new Uint8Array(32), nonceId, feeCode, feeE8: BigInt(feeCode), signature: new Uint8Array(65),
+  };
+}
+const free = (v: bigint) => () => v;
+const code = (e: unknown) => (e instanceof NodeError ? e.code : -1);
+
+describe('Mempool', () => {
+  it('reserves amount + fee and refuses what the free balance cannot cover', () => {
+    const m = new Mempool();
+    m.insert(tx(1n, 1, 100, 1000n), free(2000n));
+    expect(m.reserved(1n, 0n)).toBe(1100n);
+    expect(() => m.insert(tx(1n, 2, 50, 1000n), free(2000n))).toThrow(NodeError);
+    expect(m.size).toBe(1);
+    expect(m.reserved(1n, 0n)).toBe(1100n);
+  });
+
+  it('replaces the same id only for a strictly higher fee', () => {
+    const m = new Mempool();
+    m.insert(tx(1n, 1, 100, 10n), free(10_000n));
+    let err: unknown;
+    try { m.insert(tx(1n, 1, 100, 20n), free(10_000n)); } catch (e) { err = e; }
+    expect(code(err)).toBe(26);
+    const evicted = m.insert(tx(1n, 1, 101, 20n), free(10_000n));
+    expect(evicted).toHaveLength(1);
+    expect(m.all().map((t) => t.feeCode)).toEqual([101]);
+    expect(m.reserved(1n, 0n)).toBe(121n);
+  });
+
+  it('evicts cheaper transactions of the same account, cheapest first, never pricier or others', () => {
+    const m = new Mempool();
+    m.insert(tx(1n, 1, 10, 400n), free(1000n)); // 410
+    m.insert(tx(1n, 2, 20, 400n), free(1000n)); // 420
+    m.insert(tx(2n, 1, 5, 400n), free(1000n));  // another account
+    const evicted = m.insert(tx(1n, 3, 30, 500n), free(1000n)); // needs 530: drop the fee-10 one
+    expect(evicted.map((t) => t.feeCode)).toEqual([10]);
+    expect(m.ofAccount(1n).map((t) => t.feeCode)).toEqual([30, 20]);
+    expect(m.ofAccount(2n)).toHaveLength(1);
+    expect(() => m.insert(tx(1n, 4, 15, 600n), free(1000n))).toThrow(NodeError); // only pricier ones left
+    expect(m.size).toBe(3);
+  });
+
+  it('prunes the lowest fee (oldest first) beyond capacity and reports the full threshold', () => {
+    const m = new Mempool(3);
+    expect(m.fullThreshold()).toBeNull();
+    m.insert(tx(1n, 1, 7, 1n), free(1000n));
+    m.insert(tx(2n, 1, 5, 1n), free(1000n));
+    m.insert(tx(3n, 1, 5, 1n), free(1000n));
+    expect(m.fullThreshold()).toBe(5);
+    const out = m.insert(tx(4n, 1, 9, 1n), free(1000n));
+    expect(out.map((t) => t.originId)).toEqual([2n]); // fee 5, the older one
+    expect(m.all().map((t) => t.feeCode)).toEqual([9, 7, 5]);
+    expect(m.reserved(2n, 0n)).toBe(0n);
+    expect(m.removeBelow(8)).toBe(2);
+    expect(m.size).toBe(1);
+  });
+
+  it('fits reservations to new balances after a block', () => {
+    const m = new Mempool();
+    m.insert(tx(1n, 1, 10, 100n), free(1000n));
+    m.insert(tx(1n, 2, 20, 100n), free(1000n));
+    const out = m.fitToBalances(() => 150n);
+    expect(out.map((t) => t.feeCode)).toEqual([10]);
+    expect(m.reserved(1n, 0n)).toBe(120n);
+  });
+});
