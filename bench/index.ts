@@ -3,8 +3,10 @@ import { benchChain } from './chain.js';
 import { benchKernel } from './kernel.js';
 import { benchMempool } from './mempool.js';
 import { benchDex } from './dex.js';
+import { benchSync } from './sync.js';
 
 await benchKernel();
 await benchChain();
 await benchMempool();
 await benchDex();
+await benchSync();

@@ -20,7 +20,7 @@ let A: TestNode, B: TestNode, C: TestNode;
 beforeAll(async () => {
   A = await startPeerNode();
   nodes.push(A);
-  await mine(A, MINER.addressText, 50);
+  await mine(A, MINER.addressText, 200);
   B = await startPeerNode([A]);
   nodes.push(B);
   C = await startPeerNode([B]);
@@ -34,15 +34,15 @@ afterAll(async () => {
 describe('three nodes', () => {
   it('B and C reach the head A mined, and report synced', async () => {
     const h = await sameHead(A, [B, C]);
-    expect(h.height).toBe(50);
+    expect(h.height).toBe(200);
     for (const n of [A, B, C]) expect((await head(n)).synced).toBe(true);
-    expect((await B.get('/chain/block/50/hash')).body.data).toBe(h.hash);
-    expect(B.output()).toMatch(/Synced to height 50 from 127\.0\.0\.1:\d+/);
+    expect((await B.get('/chain/block/200/hash')).body.data).toBe(h.hash);
+    expect(B.output()).toMatch(/Synced to height 200 from 127\.0\.0\.1:\d+/);
   });
 
   it('new blocks on A are announced and follow', async () => {
     await mine(A, MINER.addressText, 3);
-    expect((await sameHead(A, [B, C])).height).toBe(53);
+    expect((await sameHead(A, [B, C])).height).toBe(203);
   });
 
   it('a transaction submitted to C is relayed to A, mined there and seen by all', async () => {
