@@ -37,6 +37,22 @@ const R260_LO: u64 = 0x3D10;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fe([u32; 10]);
 
+/// Propagates carries so limbs 0..8 hold 26 bits each (limbs as u64 to hold the carries).
+fn carry(t: &mut [u64; 10]) {
+    for k in 0..9 {
+        t[k + 1] += t[k] >> 26;
+        t[k] &= M26;
+    }
+}
+
+/// Folds the bits above 2²⁵⁶ back in: 2²⁵⁶ ≡ 2³² + 977 (mod p).
+fn fold(t: &mut [u64; 10]) {
+    let x = t[9] >> 22;
+    t[9] &= M22;
+    t[0] += x * R256_LO;
+    t[1] += x << 6;
+}
+
 impl Fe {
     const ZERO: Fe = Fe([0; 10]);
     const ONE: Fe = Fe([1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
@@ -84,14 +100,9 @@ impl Fe {
     /// in; the result has magnitude 1 (any input with limbs < 2³²).
     fn weak(&self) -> Fe {
         let mut t = self.0.map(|x| x as u64);
-        for k in 0..9 {
-            t[k + 1] += t[k] >> 26;
-            t[k] &= M26;
-        }
-        let x = t[9] >> 22;
-        t[9] &= M22;
-        t[0] += x * R256_LO;
-        t[1] += (x << 6) + (t[0] >> 26);
+        carry(&mut t);
+        fold(&mut t);
+        t[1] += t[0] >> 26;
         t[0] &= M26;
         t[2] += t[1] >> 26;
         t[1] &= M26;
@@ -103,28 +114,13 @@ impl Fe {
         let mut t = self.0.map(|x| x as u64);
         // Two rounds of carry + fold bring any value below 2²⁵⁶ + 2⁴⁴, then below 2²⁵⁶.
         for _ in 0..2 {
-            for k in 0..9 {
-                t[k + 1] += t[k] >> 26;
-                t[k] &= M26;
-            }
-            let x = t[9] >> 22;
-            t[9] &= M22;
-            t[0] += x * R256_LO;
-            t[1] += x << 6;
+            carry(&mut t);
+            fold(&mut t);
         }
-        for k in 0..9 {
-            t[k + 1] += t[k] >> 26;
-            t[k] &= M26;
-        }
+        carry(&mut t);
         // t[9] may still carry into bit 22 only if the value was within 2⁴⁴ of 2²⁵⁶.
-        let x = t[9] >> 22;
-        t[9] &= M22;
-        t[0] += x * R256_LO;
-        t[1] += x << 6;
-        for k in 0..9 {
-            t[k + 1] += t[k] >> 26;
-            t[k] &= M26;
-        }
+        fold(&mut t);
+        carry(&mut t);
         // Now value < 2²⁵⁶; subtract p once if value ≥ p, i.e. if value + (2²⁵⁶ − p) ≥ 2²⁵⁶.
         let mut u = t;
         u[0] += R256_LO;

@@ -1,5 +1,5 @@
 // Header grid and the mainnet checkpoint (consensus.md §5.5): batches of 8,640 headers; the grid
-// lists the last header of every complete batch; mainnet's grid slot 259 is hard-coded.
+// lists the last header of every complete batch; mainnet's grid slot 259 must hold a fixed header.
 import { equalBytes, fromHex } from '../core/hex.js';
 import type { NetworkParams } from './params.js';
 

@@ -44,7 +44,7 @@ export const accountRoutes = [
     method: 'GET', path: '/account/:account/balance/:tokenspec',
     response: named('TokenBalance', obj({
       account: Account, balance: obj({ locked: TokenAmount, mempool: TokenAmount, total: TokenAmount }),
-      // Forked assets are a stub (exchange.md §2.6): no lookup ever fails or uses a snapshot.
+      // Forked assets do not exist (exchange.md §2.6): no lookup ever fails or uses a snapshot.
       lookupTrace: obj({ fails: arr(AssetRecord), snapshotHeight: nul }), token: Token,
     })),
     handler: async ({ params, node }) => {

@@ -1,5 +1,5 @@
 // Assets as the interface shows them (http-api.md "Value types" AssetRef, "Asset record";
-// exchange.md §2.3): groupId is the asset's token id, parentId is always null (forks are a stub, §2.6).
+// exchange.md §2.3): groupId is the asset's token id, parentId is always null (forked assets do not exist, §2.6).
 import { toHex } from '../../core/hex.js';
 import type { Asset } from '../../state/assets.js';
 import { assetTokenId } from '../../state/tokens.js';
