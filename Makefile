@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_ARGS ?=
 
-.PHONY: run test deps build kernel check-kernel kernel-test bench browser-deps rust-deps clean
+.PHONY: run test deps build docs kernel check-kernel kernel-test bench browser-deps rust-deps clean
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -12,6 +12,11 @@ deps: node_modules/.package-lock.json
 
 build: deps
 	npm run -s build
+
+# docs/api.md from the declared routes, schemas and error table, docs/architecture.md with the
+# store's key layout (test/docs checks both are current).
+docs: deps
+	node scripts/docs.mjs
 
 run: build
 	node dist/node.mjs $(NODE_ARGS)
@@ -46,7 +51,7 @@ check-kernel: rust-deps
 	echo "check-kernel: wasm/kernel.wasm matches kernel-rs/ byte for byte"
 
 # Prints every benchmark figure; the kernel part runs the native build of the crate for comparison.
-bench: build
+bench: build browser-deps
 	node dist/bench.mjs
 
 clean:

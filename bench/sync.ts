@@ -1,7 +1,7 @@
 // Peer-to-peer sync throughput on loopback: node A serves a regtest chain built in process with real
 // proof of work, node B starts with `--connect` to A, and the time until B reports A's head is
 // measured (p2p.md §3.3 header download, §3.4 block download, applied with full validation).
-// Figures: full blocks (353 signed coin transfers each) and headers (a longer chain of empty blocks).
+// Figures: empty blocks here; full blocks (353 signed coin transfers each) for the scale section.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,7 +24,7 @@ const EMPTY_BLOCKS = 2_000;
 const T0 = 1_700_000_000;
 
 /** The node bundle, next to the bench bundle (dist/bench.mjs) or built from bench/ (tsx). */
-function nodeBin(): string {
+export function nodeBin(): string {
   const here = import.meta.dirname;
   const candidates = [join(here, 'node.mjs'), join(here, '../dist/node.mjs')];
   const bin = candidates.find((p) => existsSync(p));
@@ -33,7 +33,7 @@ function nodeBin(): string {
 }
 
 /** A regtest data directory holding `n` blocks with real PoW; `full`: 353 transfers per block after 2 setup blocks. */
-async function buildChain(n: number, full: boolean): Promise<string> {
+export async function buildChain(n: number, full: boolean): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'wartnode-bench-sync-'));
   const { db } = await openDatabase(dir);
   const chain = await Chain.open(db, REGTEST);
@@ -62,10 +62,10 @@ async function buildChain(n: number, full: boolean): Promise<string> {
   return dir;
 }
 
-interface RunningNode { proc: ChildProcess; url: string; p2p: string; stop(): Promise<void> }
+export interface RunningNode { proc: ChildProcess; url: string; p2p: string; stop(): Promise<void>; /** Everything it printed so far. */ output(): string }
 
 /** Starts dist/node.mjs on loopback ports with `dataDir`; resolves once its RPC and P2P endpoints are up. */
-function startNode(dataDir: string, extra: string[]): Promise<RunningNode> {
+export function startNode(dataDir: string, extra: string[]): Promise<RunningNode> {
   const proc = spawn(process.execPath, [nodeBin(), '--regtest', '--rpc=127.0.0.1:0', '--bind=127.0.0.1:0', `--datadir=${dataDir}`, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
@@ -76,7 +76,7 @@ function startNode(dataDir: string, extra: string[]): Promise<RunningNode> {
       if (!rpc || !p2p) return;
       clearTimeout(timer);
       resolve({
-        proc, url: `http://${rpc[1]}`, p2p: p2p[1],
+        proc, url: `http://${rpc[1]}`, p2p: p2p[1], output: () => out,
         stop: () => new Promise((done) => { if (proc.exitCode !== null) return done(); proc.once('exit', () => done()); proc.kill('SIGTERM'); }),
       });
     };
@@ -92,7 +92,7 @@ async function headHeight(url: string): Promise<number> {
 }
 
 /** Seconds from B being up until it holds A's `height` blocks. */
-async function timeSync(dataDir: string, height: number): Promise<number> {
+export async function timeSync(dataDir: string, height: number): Promise<number> {
   const a = await startNode(dataDir, []);
   const bDir = await mkdtemp(join(tmpdir(), 'wartnode-bench-sync-b-'));
   let b: RunningNode | null = null;
@@ -113,19 +113,23 @@ async function timeSync(dataDir: string, height: number): Promise<number> {
   }
 }
 
-export async function benchSync(): Promise<void> {
+/** Full blocks synced per second between two nodes (printed by the scale section). */
+export async function fullBlocksPerSecond(): Promise<number> {
   await initKernel();
   const full = await buildChain(FULL_BLOCKS, true);
   try {
-    const s = await timeSync(full, FULL_BLOCKS);
-    console.log(`p2p blocks synced/s (full blocks): ${(FULL_BLOCKS / s).toFixed(2)}`);
+    return FULL_BLOCKS / (await timeSync(full, FULL_BLOCKS));
   } finally {
     await rm(full, { recursive: true, force: true });
   }
+}
+
+export async function benchSync(): Promise<void> {
+  await initKernel();
   const empty = await buildChain(EMPTY_BLOCKS, false);
   try {
     const s = await timeSync(empty, EMPTY_BLOCKS);
-    console.log(`p2p headers synced/s: ${Math.round(EMPTY_BLOCKS / s)}`);
+    console.log(`p2p blocks synced/s (empty blocks, headers and bodies applied): ${Math.round(EMPTY_BLOCKS / s)}`);
   } finally {
     await rm(empty, { recursive: true, force: true });
   }

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseUnits, COIN_DECIMALS } from './core/amount.js';
 import { NODE_VERSION } from './version.js';
+import { API_NAMES, type ApiName } from './api/generations/generation.js';
 
 export type Network = 'mainnet' | 'testnet' | 'regtest';
 
@@ -21,8 +22,20 @@ export interface Config {
   connect?: Endpoint[];
   /** `--isolated`: no peer-to-peer connections at all. */
   isolated?: boolean;
+  /** `--debug`: also log debug lines (refused and aborted HTTP requests). */
+  debug?: boolean;
   /** `--ban-loopback`: ban misbehaving loopback peers too (p2p.md §4.4 exempts them; for tests). */
   banLoopback?: boolean;
+  /** `--reindex`: rebuild the whole state from the stored blocks before starting. */
+  reindex?: boolean;
+  /** `--publicrpc` / `--enable-public`: the public RPC listener (clients.md §1, §8). */
+  publicRpc?: Endpoint;
+  /** `--stratum`: the solo-mining stratum server (clients.md §7). */
+  stratum?: Endpoint;
+  /** `--ws-port` and its companions: P2P over WebSocket (clients.md §6.3). */
+  ws?: { host: string; port: number; xForwardedFor: boolean; tls?: { cert: string; key: string } };
+  /** `--api`: the generation of the HTTP interface (clients.md §1–§3); default the contract. */
+  api: ApiName;
 }
 
 export type ParseResult =
@@ -49,14 +62,33 @@ Usage: wartnode [options]
   -C, --connect=IP:PORT,...
                         peers to connect to, replacing the built-in seed list
       --isolated        no peer-to-peer connections in or out
+      --ws-port=PORT    also accept peers (browser nodes) over WebSocket on PORT, all interfaces
+      --ws-bind-localhost
+                        the WebSocket listener binds 127.0.0.1 only
+      --ws-x-forwarded-for
+                        behind a reverse proxy: a WebSocket peer's IP is its X-Forwarded-For
+                        header, and an upgrade without one is refused
+      --ws-tls-cert=FILE, --ws-tls-key=FILE
+                        serve the WebSocket listener over TLS (wss://); both must be given
       --ban-loopback    ban misbehaving peers on loopback addresses too (they are exempt by
                         default; for testing bans on one machine)
+      --publicrpc=IP:PORT
+                        public RPC listener: only the public routes, with a per-IP request
+                        budget and connection caps (off by default)
+      --enable-public   the public RPC listener on 0.0.0.0:3001 (unless --publicrpc is given)
+      --stratum=IP:PORT solo-mining stratum server for miners (bzminer, janusminer, the
+                        built-in miner's --stratum); off by default
+      --api=GENERATION  HTTP API generation: contract (default, http-api.md), 0.10 (the DeFi
+                        reference node: wart names) or 0.8 (the mainnet reference node)
       --minfee=AMOUNT   minimum mempool fee in coins, e.g. 0.01 (rounded up to the 16-bit fee grid;
                         default 0.01000448)
       --datadir=DIR     where the node stores everything (default ~/.wartnode, with a
                         testnet/ or regtest/ subdirectory on those networks)
+      --reindex         rebuild the whole state from the blocks stored in the database (after
+                        the node reported it damaged), then start
       --testnet         the Warthog testnet
       --regtest         local test network: testnet rules with a trivial minimum target
+      --debug           also log debug lines (refused or aborted HTTP requests)
   -h, --help            print this help and exit
   -V, --version         print the version and exit
 `;
@@ -74,9 +106,9 @@ export function parseEndpoint(text: string): Endpoint | null {
 
 export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homedir() }): ParseResult {
   const given = new Map<string, string | true>();
-  const takesValue = new Set(['rpc', 'minfee', 'datadir', 'bind', 'connect']);
+  const takesValue = new Set(['rpc', 'minfee', 'datadir', 'bind', 'connect', 'publicrpc', 'stratum', 'ws-port', 'ws-tls-cert', 'ws-tls-key', 'api']);
   const short: Record<string, string> = { r: 'rpc', h: 'help', V: 'version', b: 'bind', C: 'connect' };
-  const known = new Set([...takesValue, 'testnet', 'regtest', 'isolated', 'ban-loopback', 'help', 'version']);
+  const known = new Set([...takesValue, 'testnet', 'regtest', 'isolated', 'debug', 'ban-loopback', 'enable-public', 'ws-bind-localhost', 'ws-x-forwarded-for', 'reindex', 'help', 'version']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     let name: string, value: string | undefined;
@@ -131,7 +163,13 @@ export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homed
     if (!env.HOME) return { kind: 'error', message: 'no home directory: give --datadir' };
     dataDir = network === 'mainnet' ? join(env.HOME, '.wartnode') : join(env.HOME, '.wartnode', network);
   }
-  const config: Config = { network, rpc, dataDir, minFeeE8 };
+  const apiText = given.get('api');
+  let api: ApiName = 'contract';
+  if (typeof apiText === 'string') {
+    if (!(API_NAMES as string[]).includes(apiText)) return { kind: 'error', message: `bad --api option '${apiText}' (expected ${API_NAMES.join(', ')})` };
+    api = apiText as ApiName;
+  }
+  const config: Config = { network, rpc, dataDir, minFeeE8, api };
   const bindText = given.get('bind');
   if (typeof bindText === 'string') {
     const e = parseEndpoint(bindText);
@@ -145,7 +183,44 @@ export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homed
     if (!list.length || endpoints.some((e) => !e)) return { kind: 'error', message: `bad --connect option '${connectText}' (expected IP:PORT,...)` };
     config.connect = endpoints as Endpoint[];
   }
+  const publicText = given.get('publicrpc');
+  if (typeof publicText === 'string') {
+    const e = parseEndpoint(publicText);
+    if (!e) return { kind: 'error', message: `bad --publicrpc option '${publicText}' (expected IP:PORT)` };
+    config.publicRpc = e;
+  } else if (given.has('enable-public')) {
+    config.publicRpc = { host: '0.0.0.0', port: 3001 };
+  }
+  const stratumText = given.get('stratum');
+  if (typeof stratumText === 'string') {
+    const e = parseEndpoint(stratumText);
+    if (!e) return { kind: 'error', message: `bad --stratum option '${stratumText}' (expected IP:PORT)` };
+    config.stratum = e;
+  }
   if (given.has('isolated')) config.isolated = true;
   if (given.has('ban-loopback')) config.banLoopback = true;
+  if (given.has('reindex')) config.reindex = true;
+  if (given.has('debug')) config.debug = true;
+  const ws = parseWsOptions(given);
+  if (typeof ws === 'string') return { kind: 'error', message: ws };
+  if (ws) config.ws = ws;
   return { kind: 'run', config };
+}
+
+/** `--ws-port` and its companions; a usage error as a string. */
+function parseWsOptions(given: Map<string, string | true>): Config['ws'] | string | undefined {
+  const portText = given.get('ws-port');
+  const cert = given.get('ws-tls-cert'), key = given.get('ws-tls-key');
+  if (portText === undefined) {
+    const stray = ['ws-bind-localhost', 'ws-x-forwarded-for', 'ws-tls-cert', 'ws-tls-key'].find((n) => given.has(n));
+    return stray ? `--${stray} needs --ws-port` : undefined;
+  }
+  if (typeof portText !== 'string' || !/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return `bad --ws-port option '${portText}' (expected a port number)`;
+  if ((cert === undefined) !== (key === undefined)) return '--ws-tls-cert and --ws-tls-key go together';
+  return {
+    host: given.has('ws-bind-localhost') ? '127.0.0.1' : '0.0.0.0',
+    port: Number(portText),
+    xForwardedFor: given.has('ws-x-forwarded-for'),
+    ...(typeof cert === 'string' && typeof key === 'string' ? { tls: { cert, key } } : {}),
+  };
 }

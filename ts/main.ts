@@ -1,16 +1,24 @@
 // Command line → config → open store → kernel → RPC server → peers (unless --isolated).
 // SIGINT/SIGTERM shut down cleanly.
 import { mkdir } from 'node:fs/promises';
-import { p2pBind, parseArgs } from './config.js';
+import type { Server } from 'node:http';
+import { p2pBind, parseArgs, type Config } from './config.js';
 import { formatUnits, COIN_DECIMALS } from './core/amount.js';
 import { initKernel } from './kernel/instance.js';
 import { MinFeePolicy } from './mempool/fee_policy.js';
 import { MempoolService } from './mempool/service.js';
 import { createApp, listen } from './api/server.js';
+import { startPublicRpc } from './api/public_rpc.js';
+import { StreamHub } from './api/streams/hub.js';
+import { attachStreams } from './api/streams/endpoint.js';
+import { StratumServer } from './stratum/server.js';
 import { ROUTES } from './api/routes/index.js';
+import { pageConfig, webPage } from './api/web_page.js';
 import type { NodeServices } from './api/services.js';
-import { databaseSize, openDatabase } from './store/database.js';
-import { log } from './log.js';
+import { databasePath, databaseSize, openDatabase, type Db } from './store/database.js';
+import { StoreFailure, classifyOpenError } from './store/failure.js';
+import { reindex } from './chain/reindex.js';
+import { enableDebug, log } from './log.js';
 import { Chain } from './chain/chain.js';
 import { networkParams } from './consensus/params.js';
 import { toHex } from './core/hex.js';
@@ -23,6 +31,42 @@ const shutdownRequested = new Promise<string>((resolve) => {
   process.once('SIGTERM', () => resolve('SIGTERM'));
 });
 
+function endpointText(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** `IP:PORT` of a listening server (the port taken when 0 was asked). */
+function boundText(host: string, server: Server): string {
+  const a = server.address();
+  return endpointText(host, typeof a === 'object' && a ? a.port : 0);
+}
+
+/**
+ * Data directory → checked database and chain (rebuilt first with --reindex). Every problem the
+ * user must act on is a StoreFailure with the one line to print.
+ */
+async function openStore(config: Config): Promise<{ db: Db; dbPath: string; chain: Chain }> {
+  const params = networkParams(config.network);
+  try {
+    await mkdir(config.dataDir, { recursive: true });
+  } catch (e) {
+    throw classifyOpenError(e, config.dataDir, databasePath(config.dataDir));
+  }
+  if (config.reindex) await reindex(config.dataDir, params, log.info);
+  let t = performance.now();
+  const { db, path: dbPath } = await openDatabase(config.dataDir, { checkFiles: true });
+  log.info(`Database: ${dbPath} (opened in ${seconds(t)} s)`);
+  try {
+    t = performance.now();
+    const chain = await Chain.open(db, params);
+    log.info(`Chain: ${chain.length} blocks (headers loaded in ${seconds(t)} s), tip ${toHex(chain.tipHash)}`);
+    return { db, dbPath, chain };
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+}
+
 async function main(): Promise<number> {
   const parsed = parseArgs(process.argv.slice(2));
   switch (parsed.kind) {
@@ -31,18 +75,22 @@ async function main(): Promise<number> {
     case 'error': process.stderr.write(`wartnode: ${parsed.message}\nTry 'wartnode --help'.\n`); return 2;
   }
   const config = parsed.config;
+  if (config.debug) enableDebug();
   log.info(`Warthog-compatible node ${NODE_VERSION} (${COMMIT}), network ${config.network}`);
 
   await initKernel();
-  await mkdir(config.dataDir, { recursive: true });
-  const { db, path: dbPath } = await openDatabase(config.dataDir);
-  log.info(`Database: ${dbPath}`);
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    store = await openStore(config);
+  } catch (e) {
+    if (!(e instanceof StoreFailure)) throw e;
+    log.error(e.message);
+    return 1;
+  }
+  const { db, dbPath, chain } = store;
 
   const minFee = config.minFeeE8 === null ? new MinFeePolicy() : new MinFeePolicy(config.minFeeE8);
   log.info(`Minimal transaction fee: ${formatUnits(minFee.minE8, COIN_DECIMALS)} coin`);
-
-  const chain = await Chain.open(db, networkParams(config.network));
-  log.info(`Chain: ${chain.length} blocks, tip ${toHex(chain.tipHash)}`);
 
   let p2p: P2PNode | null = null;
   const node: NodeServices = {
@@ -60,18 +108,58 @@ async function main(): Promise<number> {
   };
 
   const app = createApp(ROUTES, node, log.error);
-  const endpoint = `${config.rpc.host.includes(':') ? `[${config.rpc.host}]` : config.rpc.host}:${config.rpc.port}`;
-  let server;
+  app.use(webPage(new URL('./web/', import.meta.url), () =>
+    pageConfig(config.network, config.api, p2p?.ws ? { port: p2p.ws.port, tls: !!config.ws?.tls } : null, ROUTES)));
+  const streams = new StreamHub(node, log);
+  const servers: Server[] = [];
+  const streamClosers: (() => void)[] = [];
+  const closeServers = async () => {
+    for (const close of streamClosers) close();
+    for (const s of servers) {
+      s.closeAllConnections();
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    }
+  };
   try {
-    server = await listen(app, config.rpc.host, config.rpc.port);
+    const server = await listen(app, config.rpc.host, config.rpc.port);
+    servers.push(server);
+    streamClosers.push(attachStreams(server, streams, log.warn));
+    log.info(`RPC endpoint is ${boundText(config.rpc.host, server)}.`);
   } catch (e) {
-    log.error(`Cannot listen on ${endpoint}: ${(e as Error).message}`);
+    log.error(`Cannot listen on ${endpointText(config.rpc.host, config.rpc.port)}: ${(e as Error).message}`);
     await db.close();
     return 1;
   }
-  const bound = server.address();
-  const port = typeof bound === 'object' && bound ? bound.port : config.rpc.port;
-  log.info(`RPC endpoint is ${endpoint.replace(/:\d+$/, `:${port}`)}.`);
+  if (config.publicRpc) {
+    const { host, port } = config.publicRpc;
+    try {
+      const pub = await startPublicRpc(ROUTES, node, host, port, log.error, streams);
+      servers.push(pub.server);
+      streamClosers.push(pub.closeStreams);
+      log.info(`Public RPC endpoint is ${boundText(host, pub.server)}.`);
+    } catch (e) {
+      log.error(`Cannot listen on ${endpointText(host, port)}: ${(e as Error).message}`);
+      await closeServers();
+      await db.close();
+      return 1;
+    }
+  }
+
+  let stratum: StratumServer | null = null;
+  if (config.stratum) {
+    const { host, port } = config.stratum;
+    try {
+      stratum = await StratumServer.start({
+        chain, pending: () => node.mempool.pool.all(), mempoolVersion: () => node.mempool.version, now: node.now, log,
+      }, host, port);
+      log.info(`Stratum endpoint is ${endpointText(host, stratum.port)}.`);
+    } catch (e) {
+      log.error(`Cannot listen on ${endpointText(host, port)}: ${(e as Error).message}`);
+      await closeServers();
+      await db.close();
+      return 1;
+    }
+  }
 
   if (config.isolated) {
     log.info('Isolated: no peer-to-peer connections');
@@ -81,22 +169,24 @@ async function main(): Promise<number> {
     try {
       p2p = await P2PNode.start({
         network: config.network, bind, connect: config.connect ?? [], chain, mempool: node.mempool, log,
-        db, banLoopback: config.banLoopback,
+        db, banLoopback: config.banLoopback, ws: config.ws,
       });
     } catch (e) {
       log.error(`Cannot listen on ${p2pText}: ${(e as Error).message}`);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stratum?.stop();
+      await closeServers();
       await db.close();
       return 1;
     }
+    streams.attachPeers(p2p.manager);
     log.info(`P2P endpoint is ${bind.host}:${p2p.endpoint!.port}.`);
+    if (p2p.ws) log.info(`WebSocket P2P endpoint is ${config.ws!.tls ? 'wss' : 'ws'}://${config.ws!.host}:${p2p.ws.port}.`);
   }
 
   log.info(`Received ${await shutdownRequested}, shutting down`);
   await p2p?.stop();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await stratum?.stop();
+  await closeServers();
   await chain.idle();
   await db.close();
   log.info('Shutdown complete');
@@ -107,3 +197,5 @@ main().then((code) => process.exit(code), (e) => {
   log.error(`fatal: ${(e as Error)?.stack ?? e}`);
   process.exit(1);
 });
+
+const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(2);

@@ -117,7 +117,7 @@ mod tests {
     }
 
     fn cases() -> Vec<(u64, u64, u16)> {
-        let json = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/vectors/fee16.json"));
+        let json = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../test/vectors/fee16.json"));
         let body = &json[json.find("\"cases\"").unwrap()..];
         body.split('{')
             .skip(1)

@@ -236,11 +236,21 @@ describe('GET /account/:account/balance/:tokenspec', () => {
     expect(zed.balance.total).toEqual({ str: '7.', u64: 7, decimals: 0 });
   });
 
-  it('reports zeros for an address without an account', async () => {
+  it('reports zeros and account: null for an address without an account, as the reference (details §7.1–7.2)', async () => {
     const nobody = formatAddress(new Uint8Array(20).fill(9));
-    expect(await data(`/account/${nobody}/balance/${assetSpec()}`)).toMatchObject({
-      account: { accountId: 0, address: nobody }, balance: { locked: tok(0n, 2), mempool: tok(0n, 2), total: tok(0n, 2) },
-    });
+    const zeros = { locked: tok(0n, 2), mempool: tok(0n, 2), total: tok(0n, 2) };
+    // An address that never received anything, and an account id nobody has.
+    for (const who of [nobody, '999999']) {
+      expect(await data(`/account/${who}/balance/${assetSpec()}`)).toEqual({
+        account: null, balance: zeros, lookupTrace: null, token: (await data(`/account/${addr(sc.A)}/balance/${assetSpec()}`)).token,
+      });
+      const c = await data(`/account/${who}/coin_balance`);
+      expect(c).toEqual({ account: null, coin: { locked: { str: '0', E8: 0 }, mempool: { str: '0', E8: 0 }, total: { str: '0', E8: 0 } } });
+    }
+    // An account that exists has both.
+    const b = await data(`/account/${addr(sc.B)}/balance/${assetSpec()}`);
+    expect(b.account).toEqual({ accountId: Number(sc.ids.B), address: addr(sc.B) });
+    expect(b.lookupTrace).toEqual({ fails: [], snapshotHeight: null });
   });
 
   it('refuses malformed specs (307), unknown assets (185) and token ids (131)', async () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, startNode, type TestNode } from '../helpers/node.js';
 
-const vectors = (name: string) => JSON.parse(readFileSync(new URL(`../../../shared/vectors/${name}`, import.meta.url), 'utf8'));
+const vectors = (name: string) => JSON.parse(readFileSync(new URL(`../vectors/${name}`, import.meta.url), 'utf8'));
 
 let node: TestNode;
 beforeAll(async () => { node = await startNode(['--regtest']); });
@@ -74,6 +74,10 @@ describe('/tools/parse_price', () => {
   it('uses the documented codes', async () => {
     await expectError('/tools/parse_price/abc/4', 129);
     await expectError('/tools/parse_price/-1/4', 129);
+    // The reference parses with from_chars, which refuses a leading '+' (reference-0.10 README §1).
+    await expectError('/tools/parse_price/+1/4', 129);
+    await expectError('/tools/parse_price/%2B0.5/4', 129);
+    expect((await node.get('/tools/parse_price/1e+2/4')).body.code).toBe(0);
     await expectError('/tools/parse_price/1/abc', 94);
     await expectError('/tools/parse_price/1/19', 196);
   });

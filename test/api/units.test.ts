@@ -41,11 +41,14 @@ describe('amount strings', () => {
 describe('parseArgs', () => {
   const env = { HOME: '/home/u' };
   it('applies network defaults', () => {
-    expect(parseArgs([], env)).toEqual({ kind: 'run', config: { network: 'mainnet', rpc: { host: '127.0.0.1', port: 3000 }, dataDir: '/home/u/.wartnode', minFeeE8: null } });
+    expect(parseArgs([], env)).toEqual({ kind: 'run', config: { network: 'mainnet', rpc: { host: '127.0.0.1', port: 3000 }, dataDir: '/home/u/.wartnode', minFeeE8: null, api: 'contract' } });
     const t = parseArgs(['--testnet'], env);
     expect(t.kind === 'run' && t.config.rpc.port).toBe(3100);
     const r = parseArgs(['-r', '0.0.0.0:4000', '--regtest', '--minfee', '0.5'], env);
-    expect(r).toEqual({ kind: 'run', config: { network: 'regtest', rpc: { host: '0.0.0.0', port: 4000 }, dataDir: '/home/u/.wartnode/regtest', minFeeE8: 50000000n } });
+    expect(r).toEqual({ kind: 'run', config: { network: 'regtest', rpc: { host: '0.0.0.0', port: 4000 }, dataDir: '/home/u/.wartnode/regtest', minFeeE8: 50000000n, api: 'contract' } });
+    const g = parseArgs(['--api=0.8'], env);
+    expect(g.kind === 'run' && g.config.api).toBe('0.8');
+    expect(parseArgs(['--api=0.9'], env).kind).toBe('error');
   });
   it('reports errors', () => {
     for (const a of [['--x'], ['--rpc=1.2.3.4'], ['-z'], ['--minfee=1,5']]) expect(parseArgs(a, env).kind).toBe('error');
@@ -53,6 +56,12 @@ describe('parseArgs', () => {
 });
 
 describe('readJson', () => {
+  it('reads integers of up to 40 characters exactly, longer ones as doubles (as JSON.parse)', () => {
+    expect(readJson('1' + '0'.repeat(39))).toBe(10n ** 39n);
+    expect(readJson('-' + '9'.repeat(39))).toBe(-(10n ** 39n - 1n));
+    expect(readJson('1' + '0'.repeat(40))).toBe(1e40);
+    expect(readJson('9'.repeat(1_000_000))).toBe(Infinity);
+  });
   it('parses like JSON.parse but keeps large integers exact', () => {
     const text = '{"a":[1,-2.5e3,"x\\u0041\\n",true,false,null],"big":18446744073709551615,"neg":-9007199254740993,"__proto__":{"p":1}}';
     const v = readJson(text) as Record<string, unknown>;

@@ -53,4 +53,16 @@ describe('rules 1, 3 and 4', () => {
     }
     expect(minimumTimestamp([], 0)).toBe(1);
   });
+  it('the median rule holds exactly from the 26th smallest of the last 50 on, for any order and count', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let round = 0; round < 300; round++) {
+      const ts = Array.from({ length: round % 61 }, () => 1 + (next() % 400));
+      const m = medianRuleMinimum(ts);
+      for (const t of [m - 1, m, m + 1]) {
+        if (t < 1) continue;
+        expect(errorOf(() => checkTimestamp(t, { previous: ts, retargetFloorTimestamp: 0 }))).toBe(t >= m ? 'none' : 'ETIMESTAMP');
+      }
+    }
+  });
 });

@@ -1,20 +1,29 @@
 // Starts a real node (the built bundle, as users run it) on a free loopback port with a temporary
-// data directory, and talks HTTP to it. Every response is validated against its declared schema.
+// data directory, and talks HTTP to it. Every response is validated against the schema its route
+// declares, as the node's API generation (`--api`) writes it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROUTES } from '../../ts/api/routes/index.js';
 import { validate } from '../../ts/api/schema.js';
+import type { ApiName } from '../../ts/api/generations/generation.js';
+import { servedRoutes, validateSent, type ServedRoute } from '../../ts/api/generations/index.js';
 import { writeJson } from '../../ts/api/json.js';
 import { parseJsonExact } from './json.js';
+import { fromHex } from '../../ts/core/hex.js';
 
-export const BIN = join(import.meta.dirname, '../../dist/node.mjs');
+// From the tests' sources (test/helpers/), or from a bundle in dist/ (the benchmarks, run at the repository root).
+export const BIN = [join(import.meta.dirname, '../../dist/node.mjs'), join(process.cwd(), 'dist/node.mjs')].find((p) => existsSync(p))
+  ?? join(import.meta.dirname, '../../dist/node.mjs');
 
 export interface Reply { status: number; body: any; text: string }
 
 export interface TestNode {
   url: string;
+  /** The API generation it serves. */
+  api: ApiName;
   /** The P2P endpoint `IP:PORT` when the node was started with peer-to-peer on, else null. */
   p2p: string | null;
   dataDir: string;
@@ -33,31 +42,42 @@ const ERROR_SCHEMA = {
   required: ['code', 'error'], additionalProperties: false,
 };
 
-function routeFor(method: string, path: string) {
+const served = new Map<ApiName, ServedRoute[]>();
+
+/** The route a request reaches in generation `api`. */
+export function routeFor(api: ApiName, method: string, path: string): ServedRoute | undefined {
+  if (!served.has(api)) served.set(api, servedRoutes(api, ROUTES));
   const p = path.split('?')[0];
-  return ROUTES.find((r) => r.method === method &&
+  return served.get(api)!.find((r) => r.method === method &&
     new RegExp('^' + r.path.replace(/:[A-Za-z_0-9]+/g, '[^/]+') + '$').test(p));
 }
 
-/** Checks the envelope and validates `data` against the route's declared response shape. */
-export function checkReply(method: string, path: string, reply: Reply): void {
+const isError = (b: any) => typeof b === 'object' && b !== null && typeof b.code === 'number' && b.code !== 0 && typeof b.error === 'string';
+
+/** Checks the envelope and validates `data` against the route's response shape in generation `api`. */
+export function checkReply(method: string, path: string, reply: Reply, api: ApiName = 'contract'): void {
   const b = reply.body;
-  if (typeof b !== 'object' || b === null || typeof b.code !== 'number') throw new Error(`${path}: not an envelope: ${reply.text}`);
-  const r = routeFor(method, path);
-  if (b.code !== 0) {
+  const r = routeFor(api, method, path);
+  if (r?.route.raw && !isError(b)) return;
+  const sentBare = (r?.rule.envelope === 'bare' || r?.rule.envelope === 'text') && !isError(b);
+  if (!sentBare && (typeof b !== 'object' || b === null || typeof b.code !== 'number')) throw new Error(`${path}: not an envelope: ${reply.text}`);
+  if (!sentBare && b.code !== 0) {
     const problems = validate(ERROR_SCHEMA, b);
     if (problems.length) throw new Error(`${path}: bad error body ${reply.text}: ${problems.join('; ')}`);
     return;
   }
   if (!r) throw new Error(`${path}: success from a route the node does not declare`);
-  if (r.raw) return;
-  if (r.response === null) {
-    if (Object.keys(b).length !== 1) throw new Error(`${path}: void route answered ${reply.text}`);
+  if (r.route.response === null) {
+    const expected = writeJson(r.rule.voidInData ? { code: 0, data: r.writer.voidReply } : r.writer.voidReply);
+    if (reply.text !== expected) throw new Error(`${path}: void route answered ${reply.text}, expected ${expected}`);
     return;
   }
-  const problems = validate(r.response.schema, b.data);
+  const problems = validateSent(r, sentBare ? b : b.data);
   if (problems.length) throw new Error(`${path}: response does not match its schema: ${problems.slice(0, 5).join('; ')}\n${reply.text.slice(0, 500)}`);
 }
+
+/** The generation `--api=…` in a node's arguments selects (the contract without one). */
+const apiOf = (args: string[]): ApiName => (args.find((a) => a.startsWith('--api='))?.slice(6) as ApiName | undefined) ?? 'contract';
 
 /**
  * Starts a node. Without `--bind`, `--connect` or `--isolated` in `args` it runs `--isolated`, so
@@ -65,6 +85,7 @@ export function checkReply(method: string, path: string, reply: Reply): void {
  */
 export async function startNode(args: string[] = ['--regtest'], dataDir?: string): Promise<TestNode> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'wartnode-test-')));
+  const api = apiOf(args);
   const withPeers = args.some((a) => /^(--bind|--connect|--isolated|-b|-C)/.test(a)) && !args.includes('--isolated');
   if (!args.some((a) => /^(--bind|--connect|--isolated|-b|-C)/.test(a))) args = [...args, '--isolated'];
   const proc = spawn(process.execPath, [BIN, '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -91,11 +112,11 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
     });
     const text = await res.text();
     const reply = { status: res.status, text, body: parseJsonExact(text) };
-    checkReply(method, path, reply);
+    checkReply(method, path, reply, api);
     return reply;
   };
   return {
-    url, p2p, dataDir: dir, proc,
+    url, api, p2p, dataDir: dir, proc,
     output: () => out,
     get: (path) => request('GET', path),
     data: async (path) => {
@@ -110,6 +131,12 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
       proc.kill(signal);
     }),
   };
+}
+
+/** The genesis hash of a node's chain, in any generation (0.8 answers `{hash}`): the pin of young chains. */
+export async function genesisHash(node: TestNode): Promise<Uint8Array> {
+  const d = (await node.get('/chain/block/0/hash')).body.data;
+  return fromHex(typeof d === 'string' ? d : d.hash)!;
 }
 
 export async function removeDir(dir: string): Promise<void> {

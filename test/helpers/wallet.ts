@@ -4,9 +4,7 @@ import { addressOfPrivateKey, signDigest } from '../../ts/core/keys.js';
 import { formatAddress } from '../../ts/core/address.js';
 import { fee16Decode } from '../../ts/kernel/fee16.js';
 import { relativePinFor } from '../../ts/core/pin.js';
-import { assetNameOf, txHash, type TransactionPayload } from '../../ts/core/transaction.js';
-import { toHex } from '../../ts/core/hex.js';
-import type { SignedRequest } from '../../ts/mempool/admission.js';
+import { txHash } from '../../ts/core/transaction.js';
 import type { CoinTransferEntry } from '../../ts/core/entry.js';
 import type { PendingTx } from '../../ts/mempool/pending.js';
 
@@ -59,26 +57,15 @@ export class TestWallet {
   }
 }
 
-export interface SignOptions { pinHeight: number; pinHash: Uint8Array; nonceId: number; feeCode: number }
+// Requests of all seven types are signed by the same core code the wallet uses.
+export { requestJson, signRequest, type SignOptions } from '../../ts/core/signed_request.js';
 
-/** Any of the seven transaction types, signed: what POST /transaction/add carries (parsed). */
-export function signRequest(sk: Uint8Array, payload: TransactionPayload, o: SignOptions): SignedRequest {
-  const feeE8 = fee16Decode(o.feeCode);
-  const hash = txHash({ pinHash: o.pinHash, pinHeight: o.pinHeight, nonceId: o.nonceId, feeE8 }, payload);
-  return { payload, pinHeight: o.pinHeight, nonceId: o.nonceId, feeCode: o.feeCode, feeE8, signature: signDigest(hash, sk) };
-}
-
-/** The JSON body of POST /transaction/add for a signed request (member names of http-api.md). */
-export function requestJson(r: SignedRequest): Record<string, unknown> {
-  const p = r.payload;
-  const common = { type: p.type, pinHeight: r.pinHeight, nonceId: r.nonceId, feeE8: r.feeE8, signature65: toHex(r.signature) };
-  switch (p.type) {
-    case 'coinTransfer': return { ...common, toAddr: formatAddress(p.toAddress), coinE8: p.amount };
-    case 'tokenTransfer': return { ...common, assetHash: toHex(p.assetHash), isLiquidity: p.isLiquidity, toAddr: formatAddress(p.toAddress), amountU64: p.amount };
-    case 'limitSwap': return { ...common, assetHash: toHex(p.assetHash), isBuy: p.isBuy, amountU64: p.amount, limit: toHex(p.limit) };
-    case 'liquidityDeposit': return { ...common, assetHash: toHex(p.assetHash), amountU64: p.base, coinE8: p.quote };
-    case 'liquidityWithdrawal': return { ...common, assetHash: toHex(p.assetHash), amountE8: p.shares };
-    case 'cancelation': return { ...common, cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId };
-    case 'assetCreation': return { ...common, name: assetNameOf(p.name), precision: p.precision, supplyU64: p.supply };
+/** A request body with members renamed (another generation's naming of the same request); null drops one. */
+export function renameMembers(o: Record<string, unknown>, names: Record<string, string | null>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (!(k in names)) out[k] = v;
+    else if (names[k] !== null) out[names[k]!] = v;
   }
+  return out;
 }

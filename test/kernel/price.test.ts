@@ -12,7 +12,7 @@ import {
 interface PriceCase { price: string; decimals: string; error?: true; floor?: PriceView; ceil?: PriceView }
 
 const cases: PriceCase[] = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../../../shared/vectors/prices.json'), 'utf8'),
+  readFileSync(join(import.meta.dirname, '../vectors/prices.json'), 'utf8'),
 ).cases;
 
 /** The route's decimals rule: a base-10 integer (http-api-details.md §1.5), then 0..18. */
@@ -102,10 +102,10 @@ describe('validity and order', () => {
 });
 
 describe('price text', () => {
-  it.each(['1', '1.', '.5', '+1', '1e5', '1E5', '1e+5', '1e-15', '0001.50'])('accepts %s', (t) => {
+  it.each(['1', '1.', '.5', '1e5', '1E5', '1e+5', '1e-15', '0001.50'])('accepts %s', (t) => {
     expect(parsePrice(t, 8)).not.toBeNull();
   });
-  it.each(['', '.', '-1', '-0', '0', '1e', '1.5.5', ' 1', '1 ', '%201', '0x10', '0x1p3', 'inf', 'Infinity', 'nan', '1,5', 'abc', '١', '1e-400', '1e400'])(
+  it.each(['', '.', '-1', '-0', '0', '+1', '+.5', '1e', '1.5.5', ' 1', '1 ', '%201', '0x10', '0x1p3', 'inf', 'Infinity', 'nan', '1,5', 'abc', '١', '1e-400', '1e400'])(
     'refuses %j', (t) => expect(parsePrice(t, 8)).toBeNull());
   it('floor and ceil around a carry', () => {
     const r = parsePrice((2 - 2 ** -52).toString(), 8)!;

@@ -188,7 +188,7 @@ describe('invalid signatures give null', () => {
 });
 
 describe('coin transfers accepted by the reference (vectors/coin-transfers.json)', () => {
-  const file = JSON.parse(readFileSync(join(import.meta.dirname, '../../../shared/vectors/coin-transfers.json'), 'utf8')) as {
+  const file = JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/coin-transfers.json'), 'utf8')) as {
     note: string; cases: { case: string; txHash: string; signature65: string }[];
   };
   const keys = Object.values(JSON.parse(file.note.slice(file.note.indexOf('{'))) as Record<string, string>)

@@ -67,6 +67,22 @@ describe('Mempool', () => {
     expect(m.size).toBe(1);
   });
 
+  it('indexes what relay needs: by id key, the n highest in the order of all(), what entered since the last look', () => {
+    const m = new Mempool();
+    const fees = [5, 9, 5, 7, 9, 5, 3];
+    fees.forEach((f, i) => m.insert(tx(BigInt(i + 1), 1, f, 1n), free(1000n)));
+    for (const k of [0, 1, 3, 4, 7, 20]) expect(m.highest(k)).toEqual(m.all().slice(0, k));
+    expect(m.byIdKey('2:0:1')?.feeCode).toBe(9);
+    expect(m.byIdKey('2:0:2')).toBeUndefined();
+    expect(m.takeAdded().map((t) => t.originId)).toEqual([1n, 2n, 3n, 4n, 5n, 6n, 7n]);
+    expect(m.takeAdded()).toEqual([]);
+    const replacement = tx(1n, 1, 6, 1n);
+    m.insert(replacement, free(1000n));
+    m.insert(tx(8n, 1, 4, 1n), free(1000n));
+    m.remove(m.byIdKey('8:0:1')!);
+    expect(m.takeAdded()).toEqual([replacement]); // the one that left meanwhile is not reported
+  });
+
   it('fits reservations to new balances after a block', () => {
     const m = new Mempool();
     m.insert(tx(1n, 1, 10, 100n), free(1000n));

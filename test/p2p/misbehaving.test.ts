@@ -2,18 +2,16 @@
 // an unknown message type, a message before Init, and a peer that announces more work and then
 // serves an invalid header. Each is disconnected and its offense logged (p2p.md §4.4; loopback is
 // never banned), while the node keeps serving its honest peer, which keeps syncing.
-import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { serializeHeader } from '../../ts/core/header.js';
 import { fromHex } from '../../ts/core/hex.js';
 import { REGTEST } from '../../ts/consensus/params.js';
-import { encodeFrame, FrameDecoder } from '../../ts/p2p/framing.js';
-import { connectorHello, REPLY_SIZE } from '../../ts/p2p/handshake.js';
-import { decodeMessage, encodeMessage, type Message } from '../../ts/p2p/messages.js';
-import { OUR_VERSION } from '../../ts/p2p/dialect.js';
+import { encodeFrame } from '../../ts/p2p/framing.js';
+import { encodeMessage } from '../../ts/p2p/messages.js';
 import { NO_PRIORITY } from '../../ts/p2p/elements.js';
 import { removeDir, type TestNode } from '../helpers/node.js';
+import { initializedPeer as initializedRawPeer, nextRequest, RawPeer } from '../helpers/raw_peer.js';
 import { mine, sameHead, startPeerNode, waitFor } from '../helpers/peers.js';
 import { TestWallet } from '../helpers/wallet.js';
 import { ChainBuilder } from '../state/chain_fixture.js';
@@ -34,59 +32,21 @@ afterAll(async () => {
   for (const n of [A, B]) { await n.stop(); await removeDir(n.dataDir); }
 });
 
-/** A raw TCP client of A's P2P port that records what it receives and when it is closed. */
+/** Raw peers of A, destroyed after each test. */
 const raw: RawPeer[] = [];
 afterEach(() => { for (const p of raw.splice(0)) p.socket.destroy(); });
-
-class RawPeer {
-  readonly socket: Socket;
-  received = new Uint8Array(0);
-  closed = false;
-  constructor(address: string) {
-    const [host, port] = address.split(':');
-    this.socket = connect({ host, port: Number(port) });
-    raw.push(this);
-    this.socket.on('data', (d) => { const n = new Uint8Array(this.received.length + d.length); n.set(this.received); n.set(d, this.received.length); this.received = n; });
-    this.socket.on('close', () => { this.closed = true; });
-    this.socket.on('error', () => {});
-  }
-  ready(): Promise<void> { return new Promise((r) => this.socket.once('connect', () => r())); }
-  write(b: Uint8Array): void { this.socket.write(b); }
-  async handshake(version = OUR_VERSION): Promise<void> {
-    await this.ready();
-    this.write(connectorHello('regtest', version, 0));
-    await waitFor('the acceptor reply', async () => this.received.length >= REPLY_SIZE, 5_000);
-    this.write(new Uint8Array([0]));
-    this.received = this.received.slice(REPLY_SIZE);
-  }
-  send(m: Message): void { const { type, payload } = encodeMessage(m); this.write(encodeFrame(type, payload)); }
-  /** Messages received after the handshake. */
-  messages(): Message[] { return new FrameDecoder().push(this.received).map((f) => decodeMessage(f.type, f.payload)); }
-  async waitClosed(): Promise<void> { await waitFor('the node to close the connection', async () => this.closed, 10_000); }
-}
-
-/** A raw peer past the handshake and the Init exchange, announcing `chain`. */
-async function initializedPeer(chain: { length: number; worksum: bigint; grid: Uint8Array[] }): Promise<RawPeer> {
-  const p = new RawPeer(A.p2p!);
-  await p.handshake();
-  await waitFor('A\'s Init', async () => p.messages().some((m) => m.kind === 'Init'), 5_000);
-  p.received = new Uint8Array(0);
-  p.send({ kind: 'Init', v3: true, descriptor: 0, priority: NO_PRIORITY, flags: 0, ...chain });
+const rawPeer = (): RawPeer => { const p = new RawPeer(A.p2p!); raw.push(p); return p; };
+const initializedPeer = async (chain: { length: number; worksum: bigint; grid: Uint8Array[] }): Promise<RawPeer> => {
+  const p = await initializedRawPeer(A.p2p!, chain);
+  raw.push(p);
   return p;
-}
-
-/** The next request of kind `kind` A sends to `p` (the ones before it are dropped). */
-async function nextRequest<K extends 'Batchreq' | 'Probereq' | 'Blockreq'>(p: RawPeer, kind: K): Promise<Extract<Message, { kind: K }>> {
-  const m = await waitFor(kind, async () => p.messages().find((x) => x.kind === kind), 10_000);
-  p.received = new Uint8Array(0);
-  return m as Extract<Message, { kind: K }>;
-}
+};
 
 const offenses = () => A.output().split('\n').filter((l) => l.includes('offense recorded'));
 
 describe('a peer that misbehaves is disconnected and recorded', () => {
   it('garbage instead of the handshake: EHANDSHAKE', async () => {
-    const p = new RawPeer(A.p2p!);
+    const p = rawPeer();
     await p.ready();
     p.write(new TextEncoder().encode('GET / HTTP/1.1\r\nHost: x\r\n'));
     await p.waitClosed();
@@ -94,7 +54,7 @@ describe('a peer that misbehaves is disconnected and recorded', () => {
   });
 
   it('an oversized frame: EMSGLEN, checked on the 10 header bytes', async () => {
-    const p = new RawPeer(A.p2p!);
+    const p = rawPeer();
     await p.handshake();
     const header = new Uint8Array(10);
     new DataView(header.buffer).setUint32(0, 2 + 100_000 + 1);
@@ -105,11 +65,11 @@ describe('a peer that misbehaves is disconnected and recorded', () => {
   });
 
   it('an unknown message type: EMSGTYPE; a message before Init: ENOINIT', async () => {
-    const p = new RawPeer(A.p2p!);
+    const p = rawPeer();
     await p.handshake();
     p.write(encodeFrame(12, new Uint8Array(0)));
     await p.waitClosed();
-    const q = new RawPeer(A.p2p!);
+    const q = rawPeer();
     await q.handshake();
     q.send({ kind: 'Ping', v2: true, nonce: 1, priority: NO_PRIORITY, maxAddresses: 0, maxTransactions: 0, ndiscard: 0 });
     await q.waitClosed();
@@ -127,7 +87,7 @@ describe('a peer that misbehaves is disconnected and recorded', () => {
   });
 
   it('speaks the dialect of the announced version (§2.6): InitV1 and Ping 4 to a 0.8 peer; Init type 0 with flags from a newer one', async () => {
-    const old = new RawPeer(A.p2p!);
+    const old = rawPeer();
     await old.handshake(0x00080e); // 0.8.14: the v1 dialect
     const init = await waitFor('A\'s Init', async () => old.messages().find((m) => m.kind === 'Init'), 5_000);
     expect(init).toMatchObject({ kind: 'Init', v3: false, flags: null, length: 5 });
@@ -135,7 +95,7 @@ describe('a peer that misbehaves is disconnected and recorded', () => {
     const ping = await waitFor('a ping', async () => old.messages().find((m) => m.kind === 'Ping'), 5_000);
     expect(ping).toMatchObject({ kind: 'Ping', v2: false, maxTransactions: 100 });
     // A newer peer may send its Init as type 0 with the flags byte (the reference's bug, §8 item 1).
-    const newer = new RawPeer(A.p2p!);
+    const newer = rawPeer();
     await newer.handshake();
     const { payload } = encodeMessage({ kind: 'Init', v3: true, descriptor: 0, priority: NO_PRIORITY, length: 0, worksum: 0n, grid: [], flags: 0 });
     newer.write(encodeFrame(0, payload));

@@ -65,7 +65,8 @@ describe.each([
     const lightNow = heavier === 'A' ? B : A;
     const heavyNow = heavier === 'A' ? A : B;
     expect(await sameHead(A, [B])).toMatchObject({ height: 15, hash: winner.hash });
-    expect(lightNow.output()).toMatch(/Switched to the branch of .* at height 6: 5 block\(s\) rolled back/);
+    // The log line follows the switch the head already shows: wait for it to come through the pipe.
+    await waitFor('the switch in the log', async () => /Switched to the branch of .* at height 6: 5 block\(s\) rolled back/.test(lightNow.output()), 10_000);
     // The orphaned transfer is pending again on the node that rolled back, then on the other one.
     const lookup = await lightNow.get(`/transaction/lookup/${txHash}`);
     expect(lookup.body.data, lookup.text).toMatchObject({ confirmations: 0, mined: null });

@@ -51,23 +51,29 @@ export function sides(orders: ListedOrder[]): Sides {
 
 /** Every open order of `asset` (its on-chain book and all mempool limitSwaps on it) and its pool. */
 export function assetMarket(node: NodeServices, asset: Asset): Promise<{ orders: ListedOrder[]; pool: PoolState }> {
-  // Between chain changes: book, pool and mempool agree with one chain state.
-  return node.chain.locked(async () => {
-    const s = dbReader(node.db);
-    const out: ListedOrder[] = [];
-    for (const id of await bookOrderIds(node.db, asset.id)) {
-      const o = await orderById(s, id);
-      const l = o && onChain(o);
-      if (l) out.push(l);
-    }
-    let nextId = await nextHistoryId(s);
-    for (const tx of node.mempool.pool.all()) {
+  // One chain state (a snapshot): book and pool agree; the mempool as it is when the read starts.
+  const mempool = node.mempool.pool.all();
+  return node.chain.read(async (view) => {
+    // The on-chain book and pool: read once per chain state, however many ask for them.
+    const onChainPart = await view.memo(`market ${asset.id}`, async () => {
+      const s = dbReader(view.db);
+      const orders: ListedOrder[] = [];
+      for (const id of await bookOrderIds(view.db, asset.id)) {
+        const o = await orderById(s, id);
+        const l = o && onChain(o);
+        if (l) orders.push(l);
+      }
+      return { orders, nextId: await nextHistoryId(s), pool: await poolOf(s, asset.id) };
+    });
+    const out = onChainPart.orders.map((o) => ({ ...o }));
+    let nextId = onChainPart.nextId;
+    for (const tx of mempool) {
       const p = tx.payload;
       if (p.type !== 'limitSwap' || !equalBytes(p.assetHash, asset.hash)) continue;
       const l = pending(tx, asset.id, nextId);
       if (l) { out.push(l); nextId++; }
     }
-    return { orders: out, pool: await poolOf(s, asset.id) };
+    return { orders: out, pool: { ...onChainPart.pool } };
   });
 }
 
@@ -78,20 +84,21 @@ export function assetMarket(node: NodeServices, asset: Asset): Promise<{ orders:
 export function accountOrdersByAsset(
   node: NodeServices, accountId: bigint, assetOf: (hash: Uint8Array) => Promise<Asset | null>,
 ): Promise<Map<bigint, ListedOrder[]>> {
-  return node.chain.locked(async () => {
-    const s = dbReader(node.db);
+  const mempool = node.mempool.pool.ofAccount(accountId);
+  return node.chain.read(async (view) => {
+    const s = dbReader(view.db);
     const byAsset = new Map<bigint, ListedOrder[]>();
     const add = (o: ListedOrder) => {
       const list = byAsset.get(o.assetId);
       if (list) list.push(o);
       else byAsset.set(o.assetId, [o]);
     };
-    for (const o of await accountOrders(node.db, accountId)) {
+    for (const o of await accountOrders(view.db, accountId)) {
       const l = onChain(o);
       if (l) add(l);
     }
     let nextId = await nextHistoryId(s);
-    for (const tx of node.mempool.pool.ofAccount(accountId)) {
+    for (const tx of mempool) {
       if (tx.payload.type !== 'limitSwap') continue;
       const asset = await assetOf(tx.payload.assetHash);
       const l = asset && pending(tx, asset.id, nextId);

@@ -2,14 +2,14 @@
 // value or throws a NodeError with the code the reference uses for that parameter kind.
 import { parseUint } from '../core/amount.js';
 import { parseAddress } from '../core/address.js';
-import { fail } from '../core/errors.js';
+import { fail, quoted } from '../core/errors.js';
 import { fromHexExact, toHex } from '../core/hex.js';
 import { assetByHash, assetById, type Asset } from '../state/assets.js';
 import { accountIdOf, addressOf, dbReader } from '../state/ledger.js';
 import type { NodeServices } from './services.js';
 
 export function uintParam(text: string, bits: number, what: string): bigint {
-  return parseUint(text, bits) ?? fail('EINV_ARGS', `${what} must be an unsigned ${bits}-bit integer, got '${text}'`);
+  return parseUint(text, bits) ?? fail('EINV_ARGS', `${what} must be an unsigned ${bits}-bit integer, got ${quoted(text)}`);
 }
 
 export function u32Param(text: string, what: string): number {
@@ -27,7 +27,7 @@ export type AccountParam = { address: Uint8Array } | { accountId: bigint };
 /** `:account` (details §1.5): exactly 48 chars is an address (bad hex or checksum ⇒ 71), anything else an account id (⇒ 94). */
 export function accountParam(text: string): AccountParam {
   if (text.length === ADDRESS_CHARS) {
-    return { address: parseAddress(text) ?? fail('EBADADDRESS', `'${text}' is not a 48-hex address with a valid checksum`) };
+    return { address: parseAddress(text) ?? fail('EBADADDRESS', `${quoted(text)} is not a 48-hex address with a valid checksum`) };
   }
   return { accountId: u64Param(text, 'account id') };
 }
@@ -43,6 +43,19 @@ export async function resolveAccount(node: NodeServices, p: AccountParam): Promi
   return { accountId: p.accountId, address };
 }
 
+/**
+ * The account a parameter names, or null when there is none: an address that never received
+ * anything, or an unknown account id (balances answer `account: null` then, details §7.1–7.2).
+ */
+export async function findAccount(node: NodeServices, p: AccountParam): Promise<{ accountId: bigint; address: Uint8Array } | null> {
+  const s = dbReader(node.db);
+  if ('address' in p) {
+    const accountId = await accountIdOf(s, p.address);
+    return accountId === undefined ? null : { accountId, address: p.address };
+  }
+  const address = await addressOf(s, p.accountId);
+  return address ? { accountId: p.accountId, address } : null;
+}
 
 const HASH_CHARS = 64;
 
@@ -50,7 +63,7 @@ type AssetParam = { hash: Uint8Array } | { assetId: bigint };
 
 /** `:asset` (details §1.5): exactly 64 chars is an asset hash (bad hex ⇒ 300), anything else an asset id (⇒ 94). */
 export function assetParam(text: string): AssetParam {
-  if (text.length === HASH_CHARS) return { hash: fromHexExact(text, 32) ?? fail('EINV_HEX', `'${text}' is not a 64-hex asset hash`) };
+  if (text.length === HASH_CHARS) return { hash: fromHexExact(text, 32) ?? fail('EINV_HEX', `${quoted(text)} is not a 64-hex asset hash`) };
   return { assetId: u64Param(text, 'asset id') };
 }
 

@@ -1,6 +1,8 @@
 // A route: method, path pattern, the declared response shape and a handler. The server wraps
 // `data` in the envelope `{code: 0, data}`; errors become `{code, error}` (http-api-details.md §1.3).
+import type { ErrorName } from '../core/errors.js';
 import type { Shape } from './schema.js';
+import type { ApiName } from './generations/generation.js';
 import type { NodeServices } from './services.js';
 
 export interface Request {
@@ -9,6 +11,8 @@ export interface Request {
   /** Parsed JSON body of a POST. */
   body: unknown;
   node: NodeServices;
+  /** The generation the node serves (`--api`). */
+  api: ApiName;
 }
 
 export interface Route<T = unknown> {
@@ -19,6 +23,12 @@ export interface Route<T = unknown> {
   /** The document is sent as is, without the envelope (`/debug/json_schemas`). */
   raw?: boolean;
   handler(req: Request): T | Promise<T>;
+  /** What the route is for, one or two sentences of docs/api.md (scripts/docs/api_doc.ts). */
+  doc?: string;
+  /** Path and query parameters whose meaning differs from the docs glossary, or that it lacks. */
+  params?: Record<string, string>;
+  /** Codes reported by helpers the docs generator cannot see (it reads the handler's own codes). */
+  errors?: ErrorName[];
 }
 
 export const route = <T>(r: Route<T>): Route<T> => r;

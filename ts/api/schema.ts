@@ -69,23 +69,39 @@ export function named<T>(name: string, s: Shape<T>): Shape<T> {
   return shape({ $ref: name });
 }
 
-/** The `/debug/json_schemas` document: every named type by name. */
-export function schemaDocument(): Record<string, JsonSchema> {
-  return Object.fromEntries([...registry.entries()].sort(([a], [b]) => a.localeCompare(b)));
+/** Every named type's name, sorted. */
+export function namedTypes(): string[] {
+  return [...registry.keys()].sort((a, b) => a.localeCompare(b));
 }
 
+/** The declared schema of named type `name`. */
+export function schemaOf(name: string): JsonSchema {
+  const s = registry.get(name);
+  if (!s) throw new Error(`no schema named ${name}`);
+  return s;
+}
+
+/** The `/debug/json_schemas` document: every named type by name. */
+export function schemaDocument(): Record<string, JsonSchema> {
+  return Object.fromEntries(namedTypes().map((n) => [n, schemaOf(n)]));
+}
+
+/** Resolves a `$ref` name to its schema (the declared one, or a generation's form of it). */
+export type RefResolver = (name: string) => JsonSchema | undefined;
+
 /** Validates a parsed JSON value; returns a list of problems (empty when valid). */
-export function validate(schema: JsonSchema, value: unknown, path = '$'): string[] {
+export function validate(schema: JsonSchema, value: unknown, path = '$', resolve: RefResolver = (n) => registry.get(n)): string[] {
   const s = schema;
+  const validate_ = (sub: JsonSchema, v: unknown, p: string) => validate(sub, v, p, resolve);
   if (typeof s.$ref === 'string') {
-    const target = registry.get(s.$ref);
-    return target ? validate(target, value, path) : [`${path}: unknown $ref ${s.$ref}`];
+    const target = resolve(s.$ref);
+    return target ? validate_(target, value, path) : [`${path}: unknown $ref ${s.$ref}`];
   }
   if (Array.isArray(s.anyOf)) {
-    return (s.anyOf as JsonSchema[]).some((v) => validate(v, value, path).length === 0) ? [] : [`${path}: matches no anyOf branch`];
+    return (s.anyOf as JsonSchema[]).some((v) => validate_(v, value, path).length === 0) ? [] : [`${path}: matches no anyOf branch`];
   }
   if (Array.isArray(s.oneOf)) {
-    const n = (s.oneOf as JsonSchema[]).filter((v) => validate(v, value, path).length === 0).length;
+    const n = (s.oneOf as JsonSchema[]).filter((v) => validate_(v, value, path).length === 0).length;
     return n === 1 ? [] : [`${path}: matches ${n} oneOf branches`];
   }
   switch (s.type) {
@@ -106,10 +122,10 @@ export function validate(schema: JsonSchema, value: unknown, path = '$'): string
       if (Array.isArray(s.prefixItems)) {
         const items = s.prefixItems as JsonSchema[];
         if (value.length !== items.length) return [`${path}: expected ${items.length} items`];
-        return items.flatMap((it, i) => validate(it, value[i], `${path}[${i}]`));
+        return items.flatMap((it, i) => validate_(it, value[i], `${path}[${i}]`));
       }
       if (s.items === false) return value.length === 0 ? [] : [`${path}: expected no items`];
-      return value.flatMap((v, i) => validate(s.items as JsonSchema, v, `${path}[${i}]`));
+      return value.flatMap((v, i) => validate_(s.items as JsonSchema, v, `${path}[${i}]`));
     }
     case 'object': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${path}: expected object`];
@@ -118,9 +134,9 @@ export function validate(schema: JsonSchema, value: unknown, path = '$'): string
       const problems: string[] = [];
       for (const k of (s.required ?? []) as string[]) if (!(k in o)) problems.push(`${path}: missing ${k}`);
       for (const [k, v] of Object.entries(o)) {
-        if (k in props) problems.push(...validate(props[k], v, `${path}.${k}`));
+        if (k in props) problems.push(...validate_(props[k], v, `${path}.${k}`));
         else if (s.additionalProperties === false) problems.push(`${path}: unexpected ${k}`);
-        else if (typeof s.additionalProperties === 'object') problems.push(...validate(s.additionalProperties as JsonSchema, v, `${path}.${k}`));
+        else if (typeof s.additionalProperties === 'object') problems.push(...validate_(s.additionalProperties as JsonSchema, v, `${path}.${k}`));
       }
       return problems;
     }

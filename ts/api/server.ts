@@ -1,12 +1,18 @@
 // The RPC server: koa + @koa/router. Every answer is JSON: `{code: 0, data}`, `{code: 0}` or
-// `{code, error}` with a code of the one error table (http-api-details.md §1.1, §1.3, §2).
+// `{code, error}` with a code of the one error table (http-api-details.md §1.1, §1.3, §2), in the
+// names, shapes, numbers and envelopes of the chosen API generation (generations/, clients.md §1–§3).
 // Handled requests answer HTTP 200 like the reference; an unknown route answers 404 with code 56
-// instead of the reference's dropped connection.
+// instead of the reference's dropped connection. Browsers get CORS answers (clients.md §5).
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { Server } from 'node:http';
-import { ERRORS, NodeError } from '../core/errors.js';
+import { STATUS_CODES, maxHeaderSize as maxHeaderSizeDefault, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { NodeError, quoted } from '../core/errors.js';
+import { log as nodeLog } from '../log.js';
+import { adaptValue, type Generation } from './generations/generation.js';
+import { CONTRACT, GENERATIONS, servedRoutes } from './generations/index.js';
 import { readJson, writeJson } from './json.js';
+import { isCorruption } from '../store/failure.js';
 import type { Route } from './route.js';
 import type { NodeServices } from './services.js';
 
@@ -15,26 +21,56 @@ export const MAX_BODY_BYTES = 1 << 20;
 
 function send(ctx: Koa.Context, status: number, payload: unknown): void {
   ctx.status = status;
-  ctx.set('Access-Control-Allow-Origin', '*');
   ctx.type = 'application/json; charset=utf-8';
   ctx.body = writeJson(payload);
 }
 
-function errorBody(e: NodeError): { code: number; error: string } {
-  return { code: e.code, error: e.message };
+/** An error as generation `g` numbers and writes it. */
+function errorBody(g: Generation, e: NodeError): { code: number; error: string } {
+  return { code: g.errorCodes[e.errorName] ?? e.code, error: g.errorText(e.message) };
+}
+
+/**
+ * CORS (clients.md §5): every answer may be read by any origin (no client sends credentials), and
+ * a preflight `OPTIONS` on any path is answered 204 with what the browser asked to send.
+ */
+async function cors(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  ctx.set('Access-Control-Allow-Origin', '*');
+  // Pages isolated with COEP may load cross-origin answers only with this (browser-node, §4.7).
+  ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  if (ctx.method !== 'OPTIONS') return next();
+  ctx.status = 204;
+  ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'Content-Type, Accept');
+  ctx.set('Access-Control-Max-Age', '86400');
+  // A public page calling a loopback node (Chrome's private network access preflight).
+  if (ctx.get('Access-Control-Request-Private-Network') === 'true') ctx.set('Access-Control-Allow-Private-Network', 'true');
 }
 
 /** Beyond this much an oversized upload is cut off instead of drained. */
 const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
 
+/**
+ * A request whose client went away (aborted upload) or whose body the HTTP parser refused (broken
+ * chunked encoding): nobody is left to answer and nothing in the node is wrong, so it is logged
+ * once at debug level, without a stack (issue 12).
+ */
+class ClientGone extends Error {
+  constructor(failure: Error & { code?: string }) { super(`request body not received: ${failure.code ?? failure.message}`); }
+}
+
 async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // Keep reading (and discarding) an oversized body, so the client gets the error reply.
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
-    else if (size > MAX_DRAIN_BYTES) { req.destroy(); break; }
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      // Keep reading (and discarding) an oversized body, so the client gets the error reply.
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+      else if (size > MAX_DRAIN_BYTES) { req.destroy(); break; }
+    }
+  } catch (e) {
+    throw new ClientGone(e as Error);
   }
   if (size > MAX_BODY_BYTES) throw new NodeError('EINV_BODY', `request body larger than ${MAX_BODY_BYTES} bytes`);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -45,43 +81,151 @@ async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
   }
 }
 
-export function createApp(routes: Route<any>[], node: NodeServices, log: (line: string) => void): Koa {
+/** The generation each app answers in, for the answers written below koa (listen()). */
+const generationOf = new WeakMap<Koa, Generation>();
+/** Sockets whose failure was already logged (a parser error is followed by the request's abort). */
+const reported = new WeakSet<Duplex>();
+
+function peer(socket: Duplex): string {
+  const s = socket as Duplex & { remoteAddress?: string; remotePort?: number };
+  return `${s.remoteAddress ?? '?'}:${s.remotePort ?? '?'}`;
+}
+
+/** `guard` runs first on every request but a preflight (the public listener's request budget). */
+export function createApp(routes: Route<any>[], node: NodeServices, log: (line: string) => void, guard?: Koa.Middleware): Koa {
   const app = new Koa();
+  app.use(cors);
+  if (guard) app.use(guard);
   const router = new Router();
-  for (const r of routes) {
+  // Every listener of the node serves the generation of `--api`.
+  const api = node.config.api ?? 'contract';
+  const gen = GENERATIONS[api];
+  generationOf.set(app, gen);
+  // Errors koa sees outside the handlers (a request stream failing): a client that went away is
+  // debug, anything else an error; koa's default would print a stack for each.
+  app.on('error', (e: Error & { code?: string }, ctx?: Koa.Context) => {
+    if (ctx && reported.has(ctx.req.socket)) return;
+    if (ctx) reported.add(ctx.req.socket);
+    if (isClientFailure(e)) nodeLog.debug(`HTTP ${ctx ? `${ctx.method} ${quoted(ctx.path)} ` : ''}from ${ctx ? peer(ctx.req.socket) : '?'}: ${e.code ?? e.message}`);
+    else log(`HTTP error: ${e.stack ?? e}`);
+  });
+  for (const { method, path, route: r, rule, writer } of servedRoutes(api, routes)) {
     const handle = async (ctx: Koa.Context) => {
       const body = r.method === 'POST' ? await readJsonBody(ctx.req) : undefined;
       const query: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(ctx.query)) query[k] = Array.isArray(v) ? v[v.length - 1] : v;
-      const data = await r.handler({ params: ctx.params as Record<string, string>, query, body, node });
-      if (r.raw) send(ctx, 200, data);
-      else send(ctx, 200, r.response === null ? { code: 0 } : { code: 0, data });
+      const params = { ...(ctx.params as Record<string, string>), ...rule.fixedParams };
+      let data;
+      try {
+        data = await r.handler({ params, query, body, node, api });
+      } catch (e) {
+        if (rule.nullOn && e instanceof NodeError && e.errorName === rule.nullOn) return send(ctx, 200, { code: 0, data: null });
+        throw e;
+      }
+      if (r.raw) return send(ctx, 200, data);
+      if (r.response === null) return send(ctx, 200, rule.voidInData ? { code: 0, data: writer.voidReply } : writer.voidReply);
+      // The contract is the views' own form: nothing to adapt.
+      let out = writer === CONTRACT ? data : adaptValue(writer, r.response.schema, data, { params, node });
+      if (rule.reshape) out = await rule.reshape.value(out, { params, node });
+      if (rule.envelope === 'text') {
+        ctx.type = 'application/json; charset=utf-8';
+        ctx.body = String(out);
+        return;
+      }
+      send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out });
     };
-    if (r.method === 'GET') router.get(r.path, handle);
-    else router.post(r.path, handle);
+    if (method === 'GET') router.get(path, handle);
+    else router.post(path, handle);
   }
   app.use(async (ctx, next) => {
     try {
       await next();
       if (ctx.body === undefined) {
-        const [code, text] = ERRORS.ENOTFOUND;
-        send(ctx, 404, { code, error: `${text}: no route ${ctx.method} ${ctx.path}` });
+        send(ctx, 404, errorBody(gen, new NodeError('ENOTFOUND', `no route ${ctx.method} ${quoted(ctx.path)}`)));
       }
     } catch (e) {
-      if (e instanceof NodeError) return send(ctx, 200, errorBody(e));
+      if (e instanceof NodeError) return send(ctx, 200, errorBody(gen, e));
+      if (e instanceof ClientGone) {
+        if (!reported.has(ctx.req.socket)) nodeLog.debug(`HTTP ${ctx.method} ${quoted(ctx.path)} from ${peer(ctx.req.socket)}: ${e.message}`);
+        reported.add(ctx.req.socket);
+        ctx.respond = false; // nobody to answer: the connection is gone or answered already (clientError)
+        return;
+      }
       // A path segment with a bad %-escape fails inside the router.
-      if (e instanceof URIError) return send(ctx, 200, errorBody(new NodeError('EINV_ARGS', 'malformed URL escape')));
+      if (e instanceof URIError) return send(ctx, 200, errorBody(gen, new NodeError('EINV_ARGS', 'malformed URL escape')));
+      if (isCorruption(e)) {
+        log(`database damaged (${(e as Error).message}): stop the node and restart it with --reindex`);
+        return send(ctx, 500, errorBody(gen, new NodeError('EDBDAMAGED', 'a database file is damaged: the node must be restarted with --reindex')));
+      }
       log(`internal error on ${ctx.method} ${ctx.url}: ${(e as Error)?.stack ?? e}`);
-      send(ctx, 500, errorBody(new NodeError('EBUG', 'internal error, see the node log')));
+      send(ctx, 500, errorBody(gen, new NodeError('EBUG', 'internal error, see the node log')));
     }
   });
   app.use(router.routes());
   return app;
 }
 
+/** Client-side failures: the peer went away or sent what the HTTP parser refuses. */
+function isClientFailure(e: { code?: string }): boolean {
+  return ['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'].includes(e.code ?? '') || (e.code ?? '').startsWith('HPE_');
+}
+
+/** HTTP status and error for a request the parser refused (llhttp error codes). */
+function refusal(code: string | undefined, maxHeaderSize: number): [number, NodeError] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW': return [431, new NodeError('EINV_ARGS', `request header larger than ${maxHeaderSize} bytes`)];
+    case 'HPE_INVALID_METHOD': return [501, new NodeError('ENOTFOUND', 'unknown HTTP method: the node answers GET, POST and OPTIONS')];
+    case 'ERR_HTTP_REQUEST_TIMEOUT': return [408, new NodeError('ETIMEOUT', 'the request did not arrive in time')];
+    case 'HPE_INVALID_CHUNK_SIZE': case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': case 'HPE_INVALID_TRANSFER_ENCODING':
+    case 'HPE_INVALID_CONTENT_LENGTH': case 'HPE_UNEXPECTED_CONTENT_LENGTH': case 'HPE_INVALID_EOF_STATE':
+      return [400, new NodeError('EINV_BODY', `malformed request body (${code})`)];
+    default: return [400, new NodeError('EINV_ARGS', `malformed HTTP request (${code ?? 'unknown'}): a space, tab or control character in the path, or a bad request line or header`)];
+  }
+}
+
+/** A complete HTTP/1.1 answer with a JSON body, written on a raw socket; the connection closes. */
+function rawAnswer(status: number, body: unknown): string {
+  const text = writeJson(body);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(text)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${text}`;
+}
+
+/**
+ * Requests that never reach koa still get a JSON answer where the connection allows one (issue 12):
+ * what the HTTP parser refuses (`clientError`), `CONNECT` (`connect`) and an `Expect` the node
+ * does not meet (`checkExpectation`). Each is logged once at debug level.
+ */
+function answerBelowKoa(server: Server, gen: Generation): void {
+  const maxHeaderSize = (server as Server & { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSizeDefault;
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+    if (!reported.has(socket)) nodeLog.debug(`HTTP request from ${peer(socket)} refused: ${err.code ?? err.message}`);
+    reported.add(socket);
+    // A reset connection cannot be answered; nor can one whose answer has begun.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+    const [status, e] = refusal(err.code, maxHeaderSize);
+    socket.end(rawAnswer(status, errorBody(gen, e)));
+  });
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    nodeLog.debug(`HTTP CONNECT from ${peer(socket)} refused`);
+    socket.on('error', () => socket.destroy());
+    socket.end(rawAnswer(405, errorBody(gen, new NodeError('ENOTFOUND', `no route CONNECT ${quoted(req.url ?? '')}: the node is no proxy`))));
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res) => {
+    nodeLog.debug(`HTTP request from ${peer(req.socket)} with Expect ${quoted(req.headers.expect ?? '')} refused`);
+    res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*', Connection: 'close' });
+    res.end(writeJson(errorBody(gen, new NodeError('EINV_ARGS', `unsupported Expect header ${quoted(req.headers.expect ?? '')}`))));
+  });
+}
+
 export function listen(app: Koa, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    answerBelowKoa(server, generationOf.get(app) ?? CONTRACT);
+    // Idle keep-alive sockets are closed by clients first (undici: 4 s), never by us while a client may be
+    // sending on one: a server-side close racing a request is the "other side closed" fetch failure.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });

@@ -3,7 +3,7 @@
 // shorter than 64 chars is a numeric token id (exchange.md §1.1: coin 0, asset a → 2a + 1,
 // its liquidity token → 2a + 2).
 import { COIN_DECIMALS, parseUint } from '../core/amount.js';
-import { fail } from '../core/errors.js';
+import { fail, quoted } from '../core/errors.js';
 import { equalBytes, fromHexExact, toHex } from '../core/hex.js';
 import { assetByHash, assetById, type Asset } from '../state/assets.js';
 import { dbReader } from '../state/ledger.js';
@@ -34,11 +34,11 @@ export function tokenSpecString(assetHash: Uint8Array, isLiquidity: boolean): st
 /** `:tokenspec` syntax; anything malformed ⇒ 307. */
 export function tokenSpecParam(text: string): TokenSpecParam {
   if (text.length < HASH_CHARS) {
-    return { tokenId: parseUint(text, 64) ?? fail('EINV_TOKEN', `'${text}' is neither a token spec nor a token id`) };
+    return { tokenId: parseUint(text, 64) ?? fail('EINV_TOKEN', `${quoted(text)} is neither a token spec nor a token id`) };
   }
   const m = /^(asset|liquidity):(.*)$/.exec(text);
   const hash = m && fromHexExact(m[2], 32);
-  if (!m || !hash) fail('EINV_TOKEN', `expected asset:<64 hex> or liquidity:<64 hex>, got '${text}'`);
+  if (!m || !hash) fail('EINV_TOKEN', `expected asset:<64 hex> or liquidity:<64 hex>, got ${quoted(text)}`);
   return { hash: hash!, isLiquidity: m![1] === 'liquidity' };
 }
 

@@ -1,5 +1,7 @@
 // The JSON body of POST /transaction/add (http-api.md "Adding a transaction"; members, codes and
-// evaluation order of http-api-details.md §4.1): parsing stops at the first bad member.
+// evaluation order of http-api-details.md §4.1): parsing stops at the first bad member. A request
+// is unambiguous, so every generation's naming is accepted (clients.md §2.1.1, §2.2, §3): `coin…`
+// or `wart…` names, `precision` or `decimals`, and 0.8's untyped coin transfer.
 import { COIN_DECIMALS, U64_MAX, parseUnits } from '../core/amount.js';
 import { parseAddress } from '../core/address.js';
 import { fail, type ErrorName } from '../core/errors.js';
@@ -53,11 +55,20 @@ function addressMember(o: Json, k: string): Uint8Array {
   return v ?? fail('EBADADDRESS', `'${k}' must be a 48-hex address with a valid checksum`);
 }
 
-/** Exactly one of `<e8Name>` (integer) or the string forms `<strNames>` (coin amount text). */
-function coinMember(o: Json, e8Name: string, strNames: string[], what: string): bigint {
-  const strName = strNames.find((n) => has(o, n));
-  if (has(o, e8Name) === (strName !== undefined)) fail('EBADAMOUNT', `give exactly one of '${e8Name}' or '${strNames[0]}' for ${what}`);
-  if (strName === undefined) return u64Member(o, e8Name, 'EBADAMOUNT');
+/** Names of a coin amount: integer E8 forms and text forms. */
+interface CoinNames { e8: string[]; text: string[] }
+const COIN: CoinNames = { e8: ['coinE8', 'wartE8'], text: ['coinStr', 'wartStr', 'coin'] };
+/** 0.8 names a transfer's amount `amountE8` / `amount` (clients.md §2.2); 0.10 ignores them. */
+const AMOUNT_0_8: CoinNames = { e8: ['amountE8'], text: ['amount'] };
+
+const given = (o: Json, n: CoinNames) => [...n.e8, ...n.text].filter((k) => has(o, k));
+
+/** Exactly one of the names (an integer E8 form or a coin amount text). */
+function coinMember(o: Json, names: CoinNames, what: string): bigint {
+  const present = given(o, names);
+  if (present.length !== 1) fail('EBADAMOUNT', `give exactly one of ${[...names.e8, ...names.text].map((k) => `'${k}'`).join(', ')} for ${what}`);
+  const strName = present[0];
+  if (names.e8.includes(strName)) return u64Member(o, strName, 'EBADAMOUNT');
   const text = o[strName];
   const v = typeof text === 'string' ? parseUnits(text, COIN_DECIMALS) : null;
   return v ?? fail('EBADAMOUNT', `'${strName}' must be a coin amount string with at most 8 decimals`);
@@ -84,7 +95,8 @@ function typePayload(type: TransactionType, o: Json): TransactionPayload {
   switch (type) {
     case 'coinTransfer': {
       const toAddress = addressMember(o, 'toAddr');
-      const amount = coinMember(o, 'coinE8', ['coinStr', 'coin'], 'the amount');
+      // A body may carry both 0.10 and 0.8 members (mobile-wallet, clients.md §4.2): 0.10's win.
+      const amount = coinMember(o, given(o, COIN).length ? COIN : AMOUNT_0_8, 'the amount');
       if (amount === 0n) fail('EZEROWART');
       return { type, toAddress, amount };
     }
@@ -105,7 +117,7 @@ function typePayload(type: TransactionType, o: Json): TransactionPayload {
     case 'liquidityDeposit': {
       const assetHash = hashMember(o, 'assetHash');
       const base = u64Member(o, 'amountU64', 'EBADAMOUNT');
-      return { type, assetHash, base, quote: coinMember(o, 'coinE8', ['coinStr', 'coin'], 'the coin deposit') };
+      return { type, assetHash, base, quote: coinMember(o, COIN, 'the coin deposit') };
     }
     case 'liquidityWithdrawal':
       return { type, assetHash: hashMember(o, 'assetHash'), shares: u64Member(o, 'amountE8', 'EBADAMOUNT') };
@@ -125,11 +137,21 @@ function typePayload(type: TransactionType, o: Json): TransactionPayload {
   }
 }
 
+/** Other generations' type names (clients.md §3). */
+const TYPE_ALIASES: Record<string, TransactionType> = { wartTransfer: 'coinTransfer' };
+
+/** The transaction type; 0.8 sends coin transfers without one (clients.md §2.2). */
+function typeOf(o: Json): TransactionType {
+  if (o.type === undefined && has(o, 'toAddr') && given(o, AMOUNT_0_8).length) return 'coinTransfer';
+  const t = typeof o.type === 'string' ? (Object.hasOwn(TYPE_ALIASES, o.type) ? TYPE_ALIASES[o.type] : o.type) : '';
+  if (!TYPES.includes(t as TransactionType)) fail('ETXTYPE', `'type' must be one of ${[...TYPES, ...Object.keys(TYPE_ALIASES)].join(', ')}`);
+  return t as TransactionType;
+}
+
 export function parseTxRequest(body: unknown): SignedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('ETXTYPE', 'the body must be a JSON object with a "type"');
   const o = body as Json;
-  if (typeof o.type !== 'string' || !TYPES.includes(o.type as TransactionType)) fail('ETXTYPE', `'type' must be one of ${TYPES.join(', ')}`);
-  const type = o.type as TransactionType;
+  const type = typeOf(o);
   const pinHeight = u32Member(o, 'pinHeight', 'EBADHEIGHT');
   if (!isPinHeight(pinHeight)) fail('EBADHEIGHT', "'pinHeight' must be a multiple of 32");
   const nonceId = u32Member(o, 'nonceId', 'EBADNONCE');

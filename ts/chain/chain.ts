@@ -4,15 +4,16 @@
 // at any moment restarts on the last complete block.
 import { fail } from '../core/errors.js';
 import type { NetworkParams } from '../consensus/params.js';
-import { blockHash, parseHeader, type Header } from '../core/header.js';
+import { HEADER_SIZE, blockHash, parseHeader, type Header } from '../core/header.js';
 import type { Body } from '../core/body.js';
 import { checkHeader, type HeaderChainView } from '../consensus/header_check.js';
 import { checkBlockBody } from '../consensus/block_check.js';
 import { targetAt } from '../consensus/header_check.js';
-import { addWork, targetWork } from '../consensus/target.js';
+import { targetWork } from '../consensus/target.js';
+import { PackedHeaders } from './packed_headers.js';
 import type { Db } from '../store/database.js';
 import {
-  META_HEAD, SIGNED_SNAPSHOT, blockMetaKey, bodyKey, hashIndexKey, headerKey, prefixRange, readU32, readU64, u32Value, undoKey,
+  HEADER_CHUNK, META_CHECK, META_HEAD, SIGNED_SNAPSHOT, blockMetaKey, bodyKey, hashIndexKey, headerChunkKey, headerKey, readU32, u32Value, undoKey,
 } from '../store/keys.js';
 import { StateOverlay, undoOps, type BatchOp } from '../state/overlay.js';
 import { applyBlock } from '../state/apply_block.js';
@@ -22,6 +23,10 @@ import {
   type VerifiedSnapshot,
 } from '../consensus/signed_snapshot.js';
 import { toHex } from '../core/hex.js';
+import { HeadMarker } from '../store/head_marker.js';
+import { damaged, isCorruption } from '../store/failure.js';
+import { encodeCheck, extendCrc, verifyLoaded } from './integrity.js';
+import { ReadView, readStoredBlock } from './read_view.js';
 
 export interface AppendOptions {
   /** Local clock for the future-timestamp rule (Unix seconds). */
@@ -40,47 +45,114 @@ export interface StoredBlock {
 }
 
 export class Chain implements HeaderChainView {
-  private readonly headers: Uint8Array[] = []; // raw headers, index height − 1
-  private readonly parsed: Header[] = [];
-  private readonly hashes: Uint8Array[] = [];
-  private readonly worksums: bigint[] = [];    // cumulative work, index height − 1
+  /** The header chain of the applied blocks, packed (no object per header). */
+  private readonly headers: PackedHeaders;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners: ((e: ChainEvent) => void | Promise<void>)[] = [];
   private readonly rollbackHooks: ((block: StoredBlock) => Promise<void>)[] = [];
   private readonly settledListeners: (() => Promise<void>)[] = [];
   /** The best signed snapshot received (consensus.md §5.6); no chain contradicting it is accepted. */
   private pinned: VerifiedSnapshot | null = null;
+  /** CRC-32 over the raw headers 1 … length (integrity.ts). */
+  private headerCrc = 0;
+  private readonly marker: HeadMarker;
+  /** What reads see (read_view.ts), and every view still read from. */
+  private current!: ReadView;
+  private readonly live = new Set<ReadView>();
 
-  private constructor(readonly db: Db, readonly params: NetworkParams) {}
+  private constructor(readonly db: Db, readonly params: NetworkParams) {
+    this.headers = new PackedHeaders(params);
+    this.marker = new HeadMarker(db.location);
+  }
 
-  /** Loads the header chain of the last complete block. */
+  /**
+   * Loads the header chain of the last complete block and checks it against what was committed
+   * (integrity.ts); throws a StoreFailure naming the damage.
+   */
   static async open(db: Db, params: NetworkParams): Promise<Chain> {
     const c = new Chain(db, params);
-    const head = await db.get(META_HEAD);
-    const length = head ? readU32(head) : 0;
-    const { gte } = prefixRange('H');
-    for await (const [, raw] of db.iterator({ gte, lt: headerKey(length + 1) })) c.push(raw);
-    if (c.length !== length) throw new Error(`database corrupt: head ${length} but ${c.length} headers`);
+    let check: Uint8Array | undefined;
+    let length: number;
+    try {
+      const [head, record] = await db.getMany([META_HEAD, META_CHECK]);
+      length = head ? readU32(head) : 0;
+      check = record;
+      await c.loadHeaders(length);
+    } catch (e) {
+      if (isCorruption(e)) throw damaged(db.location, (e as Error).message.replace(/\.$/, ''));
+      throw e;
+    }
+    verifyLoaded({ path: db.location, head: length, length: c.length, hashAt: (h) => c.hashAt(h), headerCrc: c.headerCrc }, check, await c.marker.read());
     const snapshot = await db.get(SIGNED_SNAPSHOT);
     if (snapshot) {
       try { c.pinned = verifySnapshot(params, decodeSnapshot(snapshot)); } catch { /* signed by a key no longer listed */ }
     }
+    c.publish();
     return c;
   }
 
-  get length(): number { return this.headers.length; }
-  get tipHash(): Uint8Array { return this.hashAt(this.length); }
-  get worksum(): bigint { return this.length === 0 ? 0n : this.worksums[this.length - 1]; }
-
-  hashAt(height: number): Uint8Array {
-    if (height === 0) return this.params.genesisHash;
-    return this.hashes[height - 1];
+  /**
+   * Reads the committed headers: whole chunks of 4,096 from their chunk records, the rest one by
+   * one. They were verified when they were appended: no proof of work is recomputed, and only the
+   * last header of each chunk is hashed. A chunk without its record (a store written before them)
+   * is read from the single headers and its record written, once. A missing header ends the chain
+   * there (open() reports the shortfall).
+   */
+  private async loadHeaders(length: number): Promise<void> {
+    const chunks = Math.floor(length / HEADER_CHUNK);
+    const it = this.db.iterator({ gte: headerChunkKey(0), lt: headerChunkKey(chunks) });
+    try {
+      for (let rows = await it.nextv(64); rows.length > 0; rows = await it.nextv(64)) {
+        for (const [key, raws] of rows) {
+          const chunk = readU32(key, 1);
+          while (this.length < chunk * HEADER_CHUNK) if (!(await this.loadSingles(this.length + HEADER_CHUNK, true))) return;
+          if (raws.length !== HEADER_CHUNK * HEADER_SIZE) throw damaged(this.db.location, `its header chunk record ${chunk} has ${raws.length} bytes`);
+          this.pushLoaded(raws);
+        }
+      }
+    } finally {
+      await it.close();
+    }
+    while (this.length < chunks * HEADER_CHUNK) if (!(await this.loadSingles(this.length + HEADER_CHUNK, true))) return;
+    if (this.length < length) await this.loadSingles(length, false);
   }
-  headerAt(height: number): Header { return this.parsed[height - 1]; }
-  rawHeaderAt(height: number): Uint8Array { return this.headers[height - 1]; }
-  timestampAt(height: number): number { return this.parsed[height - 1].timestamp; }
-  targetAt(height: number): number { return this.parsed[height - 1].target; }
-  worksumAt(height: number): bigint { return height === 0 ? 0n : this.worksums[height - 1]; }
+
+  /**
+   * Headers length + 1 … to from their single records, up to the first missing one; `record`: also
+   * write their chunk record. Returns whether all of them were there.
+   */
+  private async loadSingles(to: number, record: boolean): Promise<boolean> {
+    const from = this.length + 1;
+    const raws = new Uint8Array((to - from + 1) * HEADER_SIZE);
+    let n = 0;
+    for (const [key, raw] of await this.db.iterator({ gte: headerKey(from), lt: headerKey(to + 1) }).all()) {
+      if (readU32(key, 1) !== from + n) break;
+      if (raw.length !== HEADER_SIZE) throw damaged(this.db.location, `its header ${from + n} has ${raw.length} bytes`);
+      raws.set(raw, n++ * HEADER_SIZE);
+    }
+    if (n === 0) return false;
+    if (record && n === to - from + 1) await this.db.put(headerChunkKey(to / HEADER_CHUNK - 1), raws);
+    this.pushLoaded(raws.subarray(0, n * HEADER_SIZE));
+    return n === to - from + 1;
+  }
+
+  private pushLoaded(raws: Uint8Array): void {
+    this.headers.pushMany(raws, blockHash(raws.subarray(raws.length - HEADER_SIZE)));
+    this.headerCrc = extendCrc(this.headerCrc, raws);
+  }
+
+  get length(): number { return this.headers.length; }
+  get tipHash(): Uint8Array { return this.headers.tipHash; }
+  get worksum(): bigint { return this.headers.worksum; }
+
+  hashAt(height: number): Uint8Array { return this.headers.hashAt(height); }
+  headerAt(height: number): Header { return this.headers.headerAt(height); }
+  rawHeaderAt(height: number): Uint8Array { return this.headers.rawAt(height); }
+  /** Headers from … to, concatenated (80 bytes each). */
+  rawHeadersAt(from: number, to: number): Uint8Array { return this.headers.rangeAt(from, to); }
+  timestampAt(height: number): number { return this.headers.timestampAt(height); }
+  targetAt(height: number): number { return this.headers.targetAt(height); }
+  worksumAt(height: number): bigint { return this.headers.worksumAt(height); }
 
   /** The best signed snapshot received, or null (§5.6). */
   get snapshot(): VerifiedSnapshot | null { return this.pinned; }
@@ -131,20 +203,6 @@ export class Chain implements HeaderChainView {
     return this.exclusive(task);
   }
 
-  private push(raw: Uint8Array): void {
-    const header = parseHeader(raw);
-    const h = this.headers.length + 1;
-    const worksum = addWork(this.worksum, targetWork(targetAt(this.params, h, header.target)));
-    this.headers.push(raw);
-    this.parsed.push(header);
-    this.hashes.push(blockHash(raw));
-    this.worksums.push(worksum);
-  }
-
-  private pop(): void {
-    this.headers.pop(); this.parsed.pop(); this.hashes.pop(); this.worksums.pop();
-  }
-
   /** Runs `task` after every earlier change has finished. */
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task, task);
@@ -161,6 +219,7 @@ export class Chain implements HeaderChainView {
         for (const l of this.settledListeners) {
           try { await l(); } catch (err) { process.stderr.write(`chain listener failed: ${(err as Error)?.stack ?? err}\n`); }
         }
+        this.publish();
       }
     });
   }
@@ -179,17 +238,29 @@ export class Chain implements HeaderChainView {
     const applied = await applyBlock(this.db, overlay, {
       height: h, hash: checked.hash, timestamp: checked.header.timestamp, body, hashAt: (k) => this.hashAt(k),
     });
+    const headerCrc = extendCrc(this.headerCrc, checked.raw);
     const ops: BatchOp[] = [
       ...overlay.ops(),
       { type: 'put', key: headerKey(h), value: checked.raw },
       { type: 'put', key: bodyKey(h), value: bodyBytes },
       { type: 'put', key: hashIndexKey(checked.hash), value: u32Value(h) },
       { type: 'put', key: undoKey(h), value: overlay.undoRecord() },
-      { type: 'put', key: blockMetaKey(h), value: new Writer(16).u64(applied.firstStateId).u64(applied.firstHistoryId).finish() },
+      { type: 'put', key: blockMetaKey(h), value: new Writer(20).u64(applied.firstStateId).u64(applied.firstHistoryId).u32(headerCrc).finish() },
       { type: 'put', key: META_HEAD, value: u32Value(h) },
+      { type: 'put', key: META_CHECK, value: encodeCheck({ height: h, tipHash: checked.hash, headerCrc }) },
     ];
+    if (h % HEADER_CHUNK === 0) {
+      const raws = new Uint8Array(HEADER_CHUNK * HEADER_SIZE);
+      raws.set(this.rawHeadersAt(h - HEADER_CHUNK + 1, h - 1));
+      raws.set(checked.raw, raws.length - HEADER_SIZE);
+      ops.push({ type: 'put', key: headerChunkKey(h / HEADER_CHUNK - 1), value: raws });
+    }
     await this.db.batch(ops);
-    this.push(checked.raw);
+    this.headers.push(checked.raw, checked.hash);
+    this.headerCrc = headerCrc;
+    // After the commit: the marker never names a block the database does not hold. If it cannot
+    // be written it stays behind, which start-up accepts.
+    await this.marker.write(h, checked.hash).catch((e) => process.stderr.write(`head marker not written: ${(e as Error).message}\n`));
     const block: StoredBlock = { height: h, header: checked.header, raw: checked.raw, hash: checked.hash, body: bodyBytes, firstHistoryId: applied.firstHistoryId };
     await this.emit({ kind: 'append', block, body });
     return block;
@@ -235,6 +306,10 @@ export class Chain implements HeaderChainView {
     const undo = await this.db.get(undoKey(h));
     if (!block || !undo) throw new Error(`database corrupt: block ${h} has no undo record`);
     for (const hook of this.rollbackHooks) await hook(block);
+    const below = h > 1 ? await this.db.get(blockMetaKey(h - 1)) : undefined;
+    const headerCrc = below && below.length >= 20 ? readU32(below, 16) : h > 1 ? extendCrc(0, this.rawHeadersAt(1, h - 1)) : 0;
+    // Before the commit, for the same reason as in appendBlock.
+    await this.marker.write(h - 1, this.hashAt(h - 1));
     await this.db.batch([
       ...undoOps(undo),
       { type: 'del', key: headerKey(h) },
@@ -243,21 +318,42 @@ export class Chain implements HeaderChainView {
       { type: 'del', key: undoKey(h) },
       { type: 'del', key: blockMetaKey(h) },
       { type: 'put', key: META_HEAD, value: u32Value(h - 1) },
+      { type: 'put', key: META_CHECK, value: encodeCheck({ height: h - 1, tipHash: this.hashAt(h - 1), headerCrc }) },
+      ...(h % HEADER_CHUNK === 0 ? [{ type: 'del' as const, key: headerChunkKey(h / HEADER_CHUNK - 1) }] : []),
     ]);
-    this.pop();
+    for (const v of this.live) v.keepPopped(h, this.rawHeaderAt(h), this.hashAt(h), this.worksumAt(h));
+    this.headers.pop();
+    this.headerCrc = headerCrc;
     await this.emit({ kind: 'rollback', block });
     return block;
   }
 
   /** The stored block at `height` of this chain, or null. */
-  async block(height: number): Promise<StoredBlock | null> {
-    if (!Number.isInteger(height) || height < 1 || height > this.length) return null;
-    const [body, meta] = await this.db.getMany([bodyKey(height), blockMetaKey(height)]);
-    if (!body || !meta) return null;
-    return {
-      height, header: this.parsed[height - 1], raw: this.headers[height - 1], hash: this.hashes[height - 1],
-      body, firstHistoryId: readU64(meta, 8),
-    };
+  block(height: number): Promise<StoredBlock | null> { return readStoredBlock(this, this.db, height); }
+
+  /** The chain as of the end of the last change (for synchronous reads: keep no reference across an await). */
+  get view(): ReadView { return this.current; }
+
+  /**
+   * Runs `task` on the chain as of the end of the last change: it never waits for a change, and
+   * what it reads stays that state however long it takes (a reorg meanwhile is not seen).
+   */
+  async read<T>(task: (view: ReadView) => Promise<T>): Promise<T> {
+    const v = this.current;
+    v.refs++;
+    try {
+      return await task(v);
+    } finally {
+      if (--v.refs === 0 && v !== this.current) { this.live.delete(v); v.close(); }
+    }
+  }
+
+  /** Makes the chain as it is now the one reads see. */
+  private publish(): void {
+    const old = this.current as ReadView | undefined;
+    this.current = new ReadView(this, this.length, this.tipHash, this.worksum, this.db.snapshot(), this.db);
+    this.live.add(this.current);
+    if (old && old.refs === 0) { this.live.delete(old); old.close(); }
   }
 
   /** Waits until every queued change has been applied. */

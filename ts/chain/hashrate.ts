@@ -1,17 +1,17 @@
 // Hashrate estimate (http-api-details.md §5.9): the work of blocks lower+1 … h divided by the time
 // between blocks lower and h, lower = max(1, h − n); 2^64 − 1 when timestamps do not increase.
 import { U64_MAX } from '../core/amount.js';
-import type { Chain } from './chain.js';
+import type { ChainReadState } from './read_view.js';
 
 /** Work and seconds of the window ending at h; null before block 2, seconds ≤ 0 when time stood still. */
-function window(chain: Chain, h: number, n: number): { work: bigint; seconds: number } | null {
+function window(chain: ChainReadState, h: number, n: number): { work: bigint; seconds: number } | null {
   if (h < 2) return null;
   const lower = Math.max(1, h - n);
   return { work: chain.worksumAt(h) - chain.worksumAt(lower), seconds: chain.timestampAt(h) - chain.timestampAt(lower) };
 }
 
 /** The integer estimate of `/chain/head` and `/chain/hashrate/:window`. */
-export function hashrateAt(chain: Chain, h: number, n: number): bigint {
+export function hashrateAt(chain: ChainReadState, h: number, n: number): bigint {
   const w = window(chain, h, n);
   if (!w) return 0n;
   if (w.seconds <= 0) return U64_MAX;
@@ -20,7 +20,7 @@ export function hashrateAt(chain: Chain, h: number, n: number): bigint {
 }
 
 /** The unrounded estimate of the block chart (details §9.2: divided in floating point). */
-export function hashrateDoubleAt(chain: Chain, h: number, n: number): number {
+export function hashrateDoubleAt(chain: ChainReadState, h: number, n: number): number {
   const w = window(chain, h, n);
   if (!w) return 0;
   return w.seconds <= 0 ? Number(U64_MAX) : Number(w.work) / w.seconds;

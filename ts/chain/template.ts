@@ -27,7 +27,7 @@ import { applyBlock } from '../state/apply_block.js';
 import { accountIdOf, dbReader, nextStateId } from '../state/ledger.js';
 import { StateOverlay } from '../state/overlay.js';
 import type { Db } from '../store/database.js';
-import type { Chain } from './chain.js';
+import type { ChainReadState } from './read_view.js';
 
 /** The reference's miner takes at most this many transactions (http-api-details.md §4.6). */
 export const MAX_TEMPLATE_TRANSACTIONS = 400;
@@ -43,7 +43,7 @@ export interface BlockTemplate {
 }
 
 /** Header version the template uses: the required one, or 1 where the height checks none (V1 era). */
-function templateVersion(chain: Chain, height: number): number {
+function templateVersion(chain: ChainReadState, height: number): number {
   return requiredHeaderVersion(chain.params, height) ?? 1;
 }
 
@@ -158,9 +158,10 @@ function choose(pending: PendingTx[]): PendingTx[] {
 
 /**
  * Builds the template for block length + 1 paying `miner`, from `pending` (best-paying first).
- * Call it between chain changes (Chain.locked), so the ledger does not move underneath.
+ * Call it on one consistent state: a ReadView and its database snapshot (Chain.read), or the live
+ * chain between changes (Chain.locked).
  */
-export async function buildTemplate(chain: Chain, db: Db, miner: Uint8Array, now: number, pending: PendingTx[] = []): Promise<BlockTemplate> {
+export async function buildTemplate(chain: ChainReadState, db: Db, miner: Uint8Array, now: number, pending: PendingTx[] = []): Promise<BlockTemplate> {
   const p = chain.params;
   const height = chain.length + 1;
   const version = templateVersion(chain, height);

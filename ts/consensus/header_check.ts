@@ -52,6 +52,11 @@ export interface HeaderCheckOptions {
   now?: number;
   /** Skip the PoW check (only for `/debug/fakemine` blocks made by this node, as R does). */
   skipPow?: boolean;
+  /**
+   * The PoW check's result and the header's hash when computed beforehand (in parallel, for many
+   * headers); the PoW verdict still counts in the order of checks.
+   */
+  computed?: { pow: boolean; hash: Uint8Array };
 }
 
 export interface CheckedHeader {
@@ -74,8 +79,8 @@ export function checkHeader(
   if (version !== null && parsed.version !== version) fail('EBLOCKVERSION', `version ${parsed.version} at height ${h}, expected ${version}`);
   const target = expectedTarget(p, chain);
   if (parsed.target !== target) fail('EDIFFICULTY', `target ${hex32(parsed.target)}, expected ${hex32(target)}`);
-  if (!opts.skipPow && !checkPow(p, h, raw)) fail('EPOW');
-  const hash = blockHash(raw);
+  if (!opts.skipPow && !(opts.computed?.pow ?? checkPow(p, h, raw))) fail('EPOW');
+  const hash = opts.computed?.hash ?? blockHash(raw);
   if (!agreesWithCheckpoint(p, h, hash)) fail('EGRIDMISMATCH', `block ${h} ${toHex(hash)} contradicts the checkpoint`);
   checkTimestamp(parsed.timestamp, timestampContext(chain, opts.now));
   return { height: h, header: parsed, raw, hash };

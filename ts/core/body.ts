@@ -15,7 +15,7 @@ import { MAX_COIN_SUPPLY } from './amount.js';
 import { ADDRESS_BYTES } from './address.js';
 import { Annotator, type ParseAnnotation } from './annotation.js';
 import { Reader, Writer } from './bytes.js';
-import { fail } from './errors.js';
+import { NodeError, fail } from './errors.js';
 import {
   ENTRY_SIZE, entryBytes, readEntry, writeEntry,
   type AssetCreationEntry, type AssetTransferEntry, type CancelationEntry, type CoinTransferEntry, type EntryKind,
@@ -173,6 +173,41 @@ function parse(bytes: Uint8Array, layout: BodyLayout, annotate: boolean): Parsed
   if (reserved) body.reserved = reserved;
   if (layout !== 'V4') checkCoinAmounts(body);
   return { body, structure: a.roots };
+}
+
+/**
+ * Where a body of `layout` starting at `offset` of `bytes` may end: after the reward and after each
+ * optional count section (§6.1), in increasing order; stops at the first section that does not fit.
+ * For splitting bodies concatenated without their length prefixes (p2p.md §8 item 2); each candidate
+ * still has to be parsed and checked against its header.
+ */
+export function bodyEnds(bytes: Uint8Array, offset: number, layout: BodyLayout): number[] {
+  const r = new Reader(bytes, offset);
+  const ends: number[] = [];
+  try {
+    r.bytes(EXTRA_NONCE_SIZE[layout]);
+    r.bytes((layout === 'V1' ? r.u32() : r.u16()) * ADDRESS_BYTES);
+    if (layout === 'V1') r.bytes(2);
+    r.bytes(16);
+    if (layout !== 'V1') ends.push(r.offset);
+    r.bytes(r.u32() * ENTRY_SIZE.coinTransfer);
+    ends.push(r.offset);
+    if (layout !== 'V4') return ends;
+    r.bytes(r.u16() * ENTRY_SIZE.cancelation);
+    ends.push(r.offset);
+    for (let n = r.u16(); n > 0; n--) {
+      r.bytes(8);
+      const counts = readTenBitCounts(r);
+      const kinds: EntryKind[] = ['assetTransfer', 'shareTransfer', 'limitSwap', 'liquidityDeposit', 'liquidityWithdrawal'];
+      kinds.forEach((k, i) => r.bytes(counts[i] * ENTRY_SIZE[k]));
+    }
+    ends.push(r.offset);
+    r.bytes(r.u16() * ENTRY_SIZE.assetCreation);
+    ends.push(r.offset);
+  } catch (e) {
+    if (!(e instanceof NodeError)) throw e; // the rest does not fit: the ends found so far are the candidates
+  }
+  return ends;
 }
 
 function readTokenSection(

@@ -183,6 +183,8 @@ export const ERRORS = {
   EDUPLICATECONNECTION: [1005, 'Duplicate connection'],
   EEVICTED: [1006, 'Connection was evicted'],
   EBUG: [2000, 'Bug-related error'],
+  // Ours: LevelDB found a damaged file while answering (the reference has no such code).
+  EDBDAMAGED: [2001, 'Database damaged'],
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;
@@ -202,3 +204,11 @@ export class NodeError extends Error {
 export const fail = (name: ErrorName, detail?: string): never => {
   throw new NodeError(name, detail);
 };
+
+/** The longest piece of a request an error message quotes, so an error text stays short. */
+export const QUOTE_CHARS = 100;
+
+/** `'text'` for an error message; longer text is cut, and the cut marked with its full length. */
+export function quoted(text: string): string {
+  return text.length <= QUOTE_CHARS ? `'${text}'` : `'${text.slice(0, QUOTE_CHARS)}…' (${text.length} chars)`;
+}

@@ -10,6 +10,7 @@ export interface KernelExports {
 }
 
 let ex: KernelExports | undefined;
+let compiled: WebAssembly.Module | undefined;
 
 function decodeBase64(b64: string): Uint8Array<ArrayBuffer> {
   const bin = atob(b64);
@@ -23,6 +24,13 @@ export async function initKernel(bytes?: Uint8Array<ArrayBuffer>): Promise<void>
   if (ex) return;
   const module = await WebAssembly.compile(bytes ?? decodeBase64(WASM_BASE64));
   ex = (await WebAssembly.instantiate(module, {})).exports as unknown as KernelExports;
+  compiled = module;
+}
+
+/** The compiled module, for instances in worker threads (a Module can be posted to a worker). */
+export function kernelModule(): WebAssembly.Module {
+  if (!compiled) throw new Error('kernel not initialised: await initKernel() first');
+  return compiled;
 }
 
 /** The raw exports, typed by the caller: `kernel<{ sha256_raw(...): void }>()`. */

@@ -104,7 +104,8 @@ export function priceView(p: Price, decimals: number): PriceView {
 /**
  * `/tools/parse_price` (exchange.md §4.4): the decimal price text (coins per whole unit) as the
  * largest grid price ≤ it (floor) and the smallest ≥ it (ceil). The text must be one whole
- * decimal number, `[+|-](digits[.digits]|.digits)[(e|E)[+|-]digits]` (no spaces, hex, inf or nan).
+ * decimal number, `[-](digits[.digits]|.digits)[(e|E)[+|-]digits]` (no leading '+', spaces, hex,
+ * inf or nan: the reference's `from_chars` refuses them).
  * Returns null when the text is refused, the number is not > 0, or either price falls outside
  * the exponent range. `decimals` outside 0..18 is a RangeError (callers validate it first).
  */

@@ -6,21 +6,15 @@ import { fail } from '../core/errors.js';
 import { equalBytes } from '../core/hex.js';
 import { recoverPublicKey } from '../core/keys.js';
 import { isMempoolPinHeight } from '../core/pin.js';
-import { txHash, type TransactionPayload } from '../core/transaction.js';
+import type { SignedRequest } from '../core/signed_request.js';
+import { txHash } from '../core/transaction.js';
 import { assetByHash } from '../state/assets.js';
 import { accountIdOf, balanceOf, type KeyReader } from '../state/ledger.js';
 import { hasTxId } from '../state/txids.js';
 import type { Mempool } from './mempool.js';
 import { reservations, type PendingTx } from './pending.js';
 
-export interface SignedRequest {
-  payload: TransactionPayload;
-  pinHeight: number;
-  nonceId: number;
-  feeCode: number;
-  feeE8: bigint;
-  signature: Uint8Array;
-}
+export type { SignedRequest } from '../core/signed_request.js';
 
 export interface ChainTip {
   readonly length: number;

@@ -23,6 +23,8 @@ export class Mempool {
   /** Per account and token, the sum its pending transactions reserve. */
   private readonly reservedSums = new Map<bigint, Map<bigint, bigint>>();
   private seq = 0;
+  /** Slots linked since the last `takeAdded()` (some may have left since). */
+  private added: Slot[] = [];
 
   constructor(readonly capacity = MEMPOOL_CAPACITY) {}
 
@@ -31,6 +33,28 @@ export class Mempool {
   byTxHash(hash: Uint8Array): PendingTx | undefined { return this.byHash.get(toHex(hash))?.tx; }
 
   hasId(key: string): boolean { return this.byId.has(key); }
+
+  /** The pending transaction with this id key (`transactionIdKey`). */
+  byIdKey(key: string): PendingTx | undefined { return this.byId.get(key)?.tx; }
+
+  /** The `n` highest-fee transactions in the order of `all()`, in O(n + log size). */
+  highest(n: number): PendingTx[] {
+    const out: PendingTx[] = [];
+    // `ordered` ascends by (fee, age): take fee groups from the top, each oldest first.
+    for (let end = this.ordered.length; end > 0 && out.length < n;) {
+      const start = this.groupStart(this.ordered[end - 1].tx.feeCode, end);
+      for (let i = start; i < end && out.length < n; i++) out.push(this.ordered[i].tx);
+      end = start;
+    }
+    return out;
+  }
+
+  /** Transactions that entered since the previous call and are still pending (push relay). */
+  takeAdded(): PendingTx[] {
+    const out = this.added.filter((s) => this.byId.get(transactionIdKey(txId(s.tx))) === s).map((s) => s.tx);
+    this.added = [];
+    return out;
+  }
 
   /** All transactions, highest fee first (oldest first among equal fees). */
   all(): PendingTx[] {
@@ -138,6 +162,17 @@ export class Mempool {
     return out;
   }
 
+  /** The first index below `end` of the slots with fee code `fee` (binary search). */
+  private groupStart(fee: number, end: number): number {
+    let lo = 0, hi = end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ordered[mid].tx.feeCode < fee) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** Index in `ordered` where `s` is or would go (binary search on (fee, age)). */
   private position(s: Slot): number {
     let lo = 0, hi = this.ordered.length;
@@ -164,6 +199,8 @@ export class Mempool {
     if (!set) this.byAccount.set(s.tx.originId, (set = new Set()));
     set.add(s);
     this.addReserved(s, 1n);
+    // Nobody may take them (no peers): keep at most a mempool's worth, the newest.
+    if (this.added.push(s) > 2 * this.capacity) this.added = this.added.slice(-this.capacity);
   }
 
   private unlink(s: Slot): void {

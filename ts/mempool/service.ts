@@ -22,6 +22,8 @@ import { reservations, txId, type PendingTx } from './pending.js';
 export class MempoolService {
   readonly pool: Mempool;
   private returning: PendingTx[] = [];
+  /** Changes whenever transactions may have entered or left (stratum's better-template check). */
+  version = 0;
 
   constructor(private readonly chain: Chain, private readonly db: Db, readonly minFee: MinFeePolicy, capacity?: number) {
     this.pool = new Mempool(capacity);
@@ -38,12 +40,17 @@ export class MempoolService {
   }
 
   add(req: SignedRequest): Promise<PendingTx> {
-    return this.chain.locked(() => admit(this.pool, this.chain, this.state, this.minFeeCode, req));
+    return this.chain.locked(async () => {
+      const tx = await admit(this.pool, this.chain, this.state, this.minFeeCode, req);
+      this.version++;
+      return tx;
+    });
   }
 
   /** Sets the configured minimum (rounded up) and drops what pays less; returns how many left. */
   setMinFee(feeE8: bigint): number {
     const code = this.minFee.set(feeE8);
+    this.version++;
     return this.pool.removeBelow(code);
   }
 
@@ -77,6 +84,7 @@ export class MempoolService {
   }
 
   private async refresh(): Promise<void> {
+    this.version++;
     for (const tx of this.pool.all()) if (!(await this.stillValid(tx))) this.pool.remove(tx);
     const free = new Map<string, bigint>();
     for (const tx of this.pool.all()) {

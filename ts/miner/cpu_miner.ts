@@ -41,17 +41,38 @@ export function solve(task: MiningTask, maxTries = 2_000_000): MinedBlock | null
   return null;
 }
 
+/** The node could not be reached at all (refused, unknown host, reset): wrong URL or node down. */
+export class NodeUnreachable extends Error {}
+
+interface Answer { code: number; error?: string; data?: unknown }
+
+async function call(rpc: string, path: string, init?: RequestInit): Promise<Answer> {
+  let res: Response;
+  try {
+    res = await fetch(rpc + path, init);
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    throw new NodeUnreachable(`cannot reach the node at ${rpc}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+  }
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as Answer;
+  } catch {
+    throw new Error(`${rpc}${path} answered HTTP ${res.status} with something that is not JSON: is ${rpc} a node's RPC endpoint?`);
+  }
+}
+
 export async function mineBlocks(rpc: string, address: string, blocks: number, log: (s: string) => void): Promise<number> {
   let mined = 0;
   while (mined < blocks) {
-    const task = (await (await fetch(`${rpc}/chain/mine/${address}`)).json()) as { code: number; error?: string; data: MiningTask };
+    const task = await call(rpc, `/chain/mine/${address}`);
     if (task.code !== 0) throw new Error(`/chain/mine: ${task.error} (code ${task.code})`);
-    const block = solve(task.data);
+    const block = solve(task.data as MiningTask);
     if (!block) continue;
-    const reply = (await (await fetch(`${rpc}/chain/append`, {
+    const reply = await call(rpc, '/chain/append', {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ height: block.height, header: toHex(block.header), body: toHex(block.body), worker: 'cpu_miner' }),
-    })).json()) as { code: number; error?: string };
+    });
     if (reply.code !== 0) { log(`block #${block.height} refused: ${reply.error} (code ${reply.code})`); continue; }
     mined++;
     log(`mined block #${block.height}`);

@@ -1,25 +1,60 @@
-// `npm run mine -- --rpc URL --address ADDR [--blocks N]`: mines N blocks (default: forever).
+// `npm run mine -- --rpc URL | --stratum HOST:PORT --address ADDR [--blocks N]`: mines N blocks
+// (default: forever) over HTTP or through a stratum server.
+// Exit codes: 0 done, 1 the node failed or could not be reached, 2 bad command line.
 import { initKernel } from '../kernel/instance.js';
 import { parseAddress } from '../core/address.js';
-import { mineBlocks } from './cpu_miner.js';
+import { NodeUnreachable, mineBlocks } from './cpu_miner.js';
+import { mineStratum } from './stratum_client.js';
+
+const USAGE = `Usage: npm run mine -- (--rpc URL | --stratum HOST:PORT) --address ADDRESS [--blocks N]
+       node dist/miner.mjs (--rpc URL | --stratum HOST:PORT) --address ADDRESS [--blocks N]
+
+A CPU miner for a wartnode or reference node: it asks the node for a block template
+(GET /chain/mine/ADDRESS), searches for proof of work and submits blocks (POST /chain/append);
+or it mines through the node's stratum server (a node started with --stratum=IP:PORT).
+
+  --rpc URL          the node's RPC endpoint, e.g. http://127.0.0.1:3200 (a --regtest node)
+  --stratum HOST:PORT
+                     the node's stratum endpoint instead, e.g. 127.0.0.1:3457
+  --address ADDRESS  48-hex address the block rewards go to (GET /tools/wallet/new makes one)
+  --blocks N         stop after N blocks (default: mine until stopped)
+  -h, --help         print this help and exit
+
+On --regtest a block takes milliseconds; mainnet and testnet need far more work than a CPU does.
+`;
 
 function usage(msg: string): never {
-  process.stderr.write(`miner: ${msg}\nusage: npm run mine -- --rpc http://127.0.0.1:3000 --address <48 hex> [--blocks N]\n`);
+  process.stderr.write(`miner: ${msg}\nTry 'npm run mine -- --help'.\n`);
   process.exit(2);
 }
 
-await initKernel();
+const argv = process.argv.slice(2);
+if (argv.some((a) => a === '--help' || a === '-h')) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+await initKernel(); // address checksums use the kernel's SHA-256
 
 const args = new Map<string, string>();
-const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
-  const m = /^--(rpc|address|blocks)(?:=(.*))?$/.exec(argv[i]);
+  const m = /^--(rpc|stratum|address|blocks)(?:=(.*))?$/.exec(argv[i]);
   if (!m) usage(`unexpected argument '${argv[i]}'`);
   const value = m[2] ?? argv[++i];
   if (value === undefined) usage(`--${m[1]} needs a value`);
   args.set(m[1], value);
 }
-const rpc = args.get('rpc') ?? usage('--rpc is required');
+const stratumText = args.get('stratum');
+if (stratumText !== undefined && args.has('rpc')) usage('give --rpc or --stratum, not both');
+const stratum = stratumText === undefined ? null : /^([^:\s]+):(\d{1,5})$/.exec(stratumText);
+if (stratumText !== undefined && (!stratum || Number(stratum[2]) > 65535)) usage(`--stratum must be HOST:PORT such as 127.0.0.1:3457, got '${stratumText}'`);
+let rpc = '';
+if (!stratum) {
+  const rpcText = args.get('rpc') ?? usage('--rpc or --stratum is required');
+  const rpcUrl = URL.canParse(rpcText) ? new URL(rpcText) : null;
+  if (!rpcUrl || !/^https?:$/.test(rpcUrl.protocol)) usage(`--rpc must be an http:// URL such as http://127.0.0.1:3200, got '${rpcText}'`);
+  rpc = rpcText.replace(/\/+$/, '');
+}
 const address = args.get('address') ?? usage('--address is required');
 if (!parseAddress(address)) usage(`'${address}' is not a 48-hex address`);
 const blocksText = args.get('blocks');
@@ -27,9 +62,14 @@ const blocks = blocksText === undefined ? Infinity : Number(blocksText);
 if (!(blocks >= 1) || (blocksText !== undefined && !/^\d+$/.test(blocksText))) usage('--blocks must be a positive integer');
 
 try {
-  const n = await mineBlocks(rpc.replace(/\/$/, ''), address, blocks, (s) => process.stdout.write(s + '\n'));
+  const say = (s: string) => process.stdout.write(s + '\n');
+  const n = stratum ? await mineStratum(stratum[1], Number(stratum[2]), address, blocks, say) : await mineBlocks(rpc, address, blocks, say);
   process.stdout.write(`mined ${n} blocks\n`);
 } catch (e) {
   process.stderr.write(`miner: ${(e as Error).message}\n`);
+  if (e instanceof NodeUnreachable) {
+    process.stderr.write(`Is the node running, and is ${rpc} its RPC endpoint? Start one with 'node dist/node.mjs --regtest' ` +
+      `(RPC on http://127.0.0.1:3200) or pass the endpoint it logged ('RPC endpoint is IP:PORT') with --rpc.\n`);
+  }
   process.exit(1);
 }

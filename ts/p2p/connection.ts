@@ -2,13 +2,13 @@
 // and a bounded send queue (more than 3,000,000 bytes waiting: EBUFFERFULL). It knows nothing of
 // message meaning: complete frames go to `handlers.frame`; a NodeError thrown there (or by the
 // handshake or the frame checks) closes the connection with that error.
-import type { Socket } from 'node:net';
 import { NodeError } from '../core/errors.js';
 import type { NetworkName } from '../consensus/params.js';
 import type { NodeVersion } from './dialect.js';
 import { FrameDecoder, encodeFrame, type Frame } from './framing.js';
 import { Handshake } from './handshake.js';
 import { SEND_QUEUE_LIMIT, TIMER } from './protocol.js';
+import type { PeerSocket, TransportKind } from './transport/socket.js';
 
 /** Why a connection ended: an error of the table (code > 0), a network error (< 0) or a normal close (0). */
 export interface CloseReason { code: number; name: string; detail: string }
@@ -30,17 +30,31 @@ export interface ConnectionOptions {
   /** The address dialled (outbound) or seen (inbound). */
   host: string;
   port: number;
+  /** TCP, or WebSocket (whose peers get no addresses in pongs and give none, p2p.md §2.4). Default tcp. */
+  transport?: TransportKind;
   /** Counts bytes received and sent (transmission statistics, §4.5). */
   count?(c: Connection, rx: number, tx: number): void;
 }
 
 let nextId = 1;
 
+/**
+ * Across all connections (beyond the reference; README "Peer budgets"): bytes queued for sending
+ * and bytes of frames being received. When a total passes 64 MB, a connection holding more than
+ * 256 KB of it is closed (EBUFFERFULL for a peer that does not read, EMSGFLOOD for one whose frames
+ * stall half-sent), so the total stays bounded whatever the number of peers.
+ */
+const TOTAL_BUFFERED = 64_000_000;
+const BUFFER_SHARE = 256_000;
+const openConnections = new Set<Connection>();
+const sum = (f: (c: Connection) => number): number => { let n = 0; for (const c of openConnections) n += f(c); return n; };
+
 export class Connection {
   /** Process-wide id, counting from 1 (§1.6). */
   readonly id = nextId++;
   readonly since = Date.now();
   readonly inbound: boolean;
+  readonly transport: TransportKind;
   readonly host: string;
   readonly port: number;
   peerVersion: NodeVersion | null = null;
@@ -54,23 +68,27 @@ export class Connection {
   private isClosed = false;
   private readonly count: (rx: number, tx: number) => void;
 
-  constructor(private readonly socket: Socket, opts: ConnectionOptions, private readonly handlers: ConnectionHandlers) {
+  constructor(private readonly socket: PeerSocket, opts: ConnectionOptions, private readonly handlers: ConnectionHandlers) {
     this.count = (rx, tx) => opts.count?.(this, rx, tx);
     this.inbound = opts.inbound;
+    this.transport = opts.transport ?? 'tcp';
     this.host = opts.host;
     this.port = opts.port;
     this.handshake = new Handshake(opts.network, !opts.inbound, opts.version, opts.listenPort);
-    socket.setNoDelay(true);
+    socket.setNoDelay?.(true);
     this.handshakeTimer = setTimeout(() => this.close(new NodeError('ETIMEOUT', 'handshake not completed within 5 s')), TIMER.handshake);
     socket.on('data', (chunk: Buffer) => this.receive(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)));
-    socket.on('error', (e: NodeJS.ErrnoException) => this.close({ code: -1, name: e.code ?? 'ESOCKET', detail: e.message }));
+    socket.on('error', (e: Error) => this.close({ code: -1, name: (e as NodeJS.ErrnoException).code ?? 'ESOCKET', detail: e.message }));
     socket.on('close', () => this.close({ code: -1, name: 'EOF', detail: 'closed by the peer' }));
+    openConnections.add(this);
     const hello = this.handshake.start();
     if (hello) this.write(hello);
   }
 
   get closed(): boolean { return this.isClosed; }
   get ready(): boolean { return this.handshake.done && !this.isClosed; }
+  /** The type code of the frame being received now, or null between frames. */
+  get receivingType(): number | null { return this.decoder.partialType; }
   get address(): string { return `${this.host}:${this.port}`; }
   /** The peer's listen address: the dialled one, or the IP and the port an inbound peer claimed. */
   get listenAddress(): string { return `${this.host}:${this.inbound ? (this.handshake.peerListenPort ?? this.port) : this.port}`; }
@@ -79,12 +97,15 @@ export class Connection {
   send(type: number, payload: Uint8Array): void {
     if (this.isClosed) return;
     this.write(encodeFrame(type, payload));
-    if (this.socket.writableLength > SEND_QUEUE_LIMIT) this.close(new NodeError('EBUFFERFULL', `${this.socket.writableLength} bytes queued`));
+    const queued = this.socket.writableLength;
+    if (queued > SEND_QUEUE_LIMIT) this.close(new NodeError('EBUFFERFULL', `${queued} bytes queued`));
+    else if (queued > BUFFER_SHARE && sum((c) => c.socket.writableLength) > TOTAL_BUFFERED) this.close(new NodeError('EBUFFERFULL', `${queued} bytes queued while all peers' queues exceed 64 MB`));
   }
 
   close(reason: NodeError | CloseReason): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    openConnections.delete(this);
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.socket.destroy();
     this.handlers.closed(this, reason instanceof NodeError ? closeReason(reason) : reason);
@@ -118,6 +139,8 @@ export class Connection {
         if (this.isClosed) return;
         this.handlers.frame(this, f);
       }
+      const partial = this.decoder.pendingBytes;
+      if (partial > BUFFER_SHARE && sum((c) => c.decoder.pendingBytes) > TOTAL_BUFFERED) throw new NodeError('EMSGFLOOD', `${partial} bytes of an unfinished frame while all peers' exceed 64 MB`);
     } catch (e) {
       if (e instanceof NodeError) this.close(e);
       else this.close({ code: 2000, name: 'EBUG', detail: String((e as Error)?.stack ?? e) });

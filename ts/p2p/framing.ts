@@ -31,6 +31,12 @@ export class FrameDecoder {
   private buffered = 0;
   private header: { length: number; sum: Uint8Array; type: number } | null = null;
 
+  /** Bytes held: the part of a frame received so far, and what follows it. */
+  get pendingBytes(): number { return this.buffered; }
+
+  /** The type of the frame being received (its header is in, its payload not yet), or null. */
+  get partialType(): number | null { return this.header?.type ?? null; }
+
   /** Adds received bytes; returns the frames completed by them. Throws NodeError on a bad frame. */
   push(chunk: Uint8Array): Frame[] {
     if (chunk.length) { this.chunks.push(chunk); this.buffered += chunk.length; }

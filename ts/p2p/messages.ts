@@ -11,7 +11,7 @@ import {
   type PeerAddress, type Priority, type SignedSnapshot, type TxidWithFee,
 } from './elements.js';
 import { BATCH_SIZE, LIMIT, MSG, RTC_FIRST, RTC_LAST } from './protocol.js';
-import { readTransaction, readTransactionBody, writeTransaction, type WireTransaction } from './tx_message.js';
+import { readTransaction, readTransactionBody, writeTransaction, writeTransactionBody, type WireTransaction } from './tx_message.js';
 
 export interface InitMsg {
   kind: 'Init';
@@ -35,7 +35,11 @@ export interface BatchrepMsg { kind: 'Batchrep'; nonce: number; headers: Uint8Ar
 export interface ProbereqMsg { kind: 'Probereq'; nonce: number; descriptor: number; height: number }
 export interface ProberepMsg { kind: 'Proberep'; nonce: number; descriptor: number; requested: Uint8Array | null; current: Uint8Array | null }
 export interface BlockreqMsg { kind: 'Blockreq'; nonce: number; first: number; last: number; descriptor: number }
-export interface BlockrepMsg { kind: 'Blockrep'; nonce: number; bodies: Uint8Array[] }
+/**
+ * `bodies`: the length-prefixed bodies (§2.4), null when the payload is not in that form; `raw`: the
+ * payload after the nonce, for a reply whose bodies lack their prefixes (§8 item 2, blockrep_bodies.ts).
+ */
+export interface BlockrepMsg { kind: 'Blockrep'; nonce: number; bodies: Uint8Array[] | null; raw?: Uint8Array }
 export interface TxnotifyMsg { kind: 'Txnotify'; nonce: number; txids: TxidWithFee[] }
 export interface TxreqMsg { kind: 'Txreq'; nonce: number; ids: TransactionId[] }
 export interface TxrepMsg { kind: 'Txrep'; legacy: boolean; nonce: number; txs: (WireTransaction | null)[] }
@@ -86,15 +90,20 @@ export function encodeMessage(m: Message): { type: number; payload: Uint8Array }
     case 'Blockrep':
       type = MSG.Blockrep;
       w.u32(m.nonce);
-      for (const b of m.bodies) w.u32(b.length).bytes(b); // with the length prefix (§8 item 2)
+      if (!m.bodies) fail('EBUG', 'a Blockrep without bodies');
+      for (const b of m.bodies!) w.u32(b.length).bytes(b); // with the length prefix (§8 item 2)
       break;
     case 'Txnotify': type = MSG.Txnotify; w.u32(m.nonce); writeVector16(w, m.txids, writeTxidWithFee); break;
     case 'Txreq': type = MSG.Txreq; w.u32(m.nonce); for (const id of m.ids) writeTxId(w, id); break;
     case 'Txrep':
-      if (m.legacy) fail('EBUG', 'we do not send LegacyTxrep');
-      type = MSG.Txrep;
+      // LegacyTxrep (15) carries coin transfers without the type indicator (mainnet.md §5.2, §8 #1).
+      type = m.legacy ? MSG.LegacyTxrep : MSG.Txrep;
       w.u32(m.nonce);
-      for (const t of m.txs) { w.u8(t ? 1 : 0); if (t) writeTransaction(w, t); }
+      for (const t of m.txs) {
+        w.u8(t ? 1 : 0);
+        if (t && m.legacy && t.payload.type !== 'coinTransfer') fail('EBUG', `${t.payload.type} in a LegacyTxrep`);
+        if (t) (m.legacy ? writeTransactionBody : writeTransaction)(w, t);
+      }
       break;
     case 'Leader': type = MSG.Leader; writeSnapshot(w, m.snapshot); break;
   }
@@ -168,13 +177,8 @@ function decode(type: number, r: Reader): Message {
     }
     case MSG.Blockrep: {
       const nonce = r.u32();
-      const bodies: Uint8Array[] = [];
-      while (r.remaining > 0) {
-        const n = r.u32();
-        r.need(n);
-        bodies.push(r.bytes(n));
-      }
-      return { kind: 'Blockrep', nonce, bodies };
+      const raw = r.bytes(r.remaining);
+      return { kind: 'Blockrep', nonce, bodies: prefixedBodies(raw), raw };
     }
     case MSG.Txnotify: return { kind: 'Txnotify', nonce: r.u32(), txids: readVector16(r, 18, readTxidWithFee) };
     case MSG.Txreq: {
@@ -200,6 +204,19 @@ function decode(type: number, r: Reader): Message {
   }
   if (type >= RTC_FIRST && type <= RTC_LAST) fail('ERTCDISABLED', `message type ${type}`);
   return fail('EMSGTYPE', `type ${type}`);
+}
+
+/** Length-prefixed bodies whose lengths add up exactly to `raw`; null otherwise. */
+function prefixedBodies(raw: Uint8Array): Uint8Array[] | null {
+  const bodies: Uint8Array[] = [];
+  for (let o = 0; o < raw.length;) {
+    if (raw.length - o < 4) return null;
+    const n = new DataView(raw.buffer, raw.byteOffset + o, 4).getUint32(0);
+    if (n > raw.length - o - 4) return null;
+    bodies.push(raw.subarray(o + 4, o + 4 + n));
+    o += 4 + n;
+  }
+  return bodies;
 }
 
 /** Parses the payload of a frame of `type`; throws NodeError. */

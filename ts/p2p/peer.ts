@@ -1,11 +1,11 @@
 // A peer session over one connection (p2p.md §2.3): the Init exchange, the ping cycle, one tracked
 // request at a time with nonce and timeouts, and dispatch of everything else to the host (the P2P
 // service). Protocol violations throw NodeError, which closes the connection with that code.
-import type { Socket } from 'node:net';
+import type { PeerSocket } from './transport/socket.js';
 import { randomInt } from 'node:crypto';
 import { NodeError, fail } from '../core/errors.js';
 import { Connection, type CloseReason, type ConnectionOptions } from './connection.js';
-import { dialectOf, type Dialect } from './dialect.js';
+import { capabilitiesOf, type Capabilities } from './dialect.js';
 import { NO_PRIORITY, type PeerAddress, type Priority, type TxidWithFee } from './elements.js';
 import { comparePriority, priorityOf, type SignedSnapshot, type VerifiedSnapshot } from '../consensus/signed_snapshot.js';
 import type { Frame } from './framing.js';
@@ -14,8 +14,9 @@ import {
   type InitMsg, type Message, type PingMsg, type PongMsg, type Reply, type Request, type RollbackMsg, type TxrepMsg, type TxreqMsg,
 } from './messages.js';
 import { PeerChain } from './peer_chain.js';
-import { LIMIT, TIMER } from './protocol.js';
+import { LIMIT, MSG, TIMER } from './protocol.js';
 import { Throttle } from './throttle.js';
+import { PeerBudgets } from './budget.js';
 
 /** What a session needs from the node. */
 export interface PeerHost {
@@ -68,23 +69,34 @@ interface Outstanding {
   timers: NodeJS.Timeout[];
 }
 
+/** Bytes of throttled messages one peer, and all peers together, may have waiting (beyond: EMSGFLOOD). */
+const HELD_BYTES = 4_000_000;
+const HELD_TOTAL = 64_000_000;
+let heldAcrossPeers = 0;
+
 const nonce = (): number => randomInt(0, 0x1_0000_0000);
 
 export class Peer {
   readonly conn: Connection;
   /** The peer's announced chain, from its Init on. */
   chain: PeerChain | null = null;
-  dialect: Dialect = 'newer';
+  /** What the peer understands, from its handshake version (dialect.ts); every send is checked against it. */
+  caps: Capabilities = capabilitiesOf({ major: 0, minor: 10, patch: 0 });
+  /** Messages not sent because the peer does not know their code (a bug of the sender; never on the wire). */
+  withheld = 0;
   private outstanding: Outstanding | null = null;
   private ping: { msg: PingMsg; timer: NodeJS.Timeout } | null = null;
   private nextPing: NodeJS.Timeout | null = null;
   private initTimer: NodeJS.Timeout | null = null;
   private lastPingReceived = -Infinity;
   private serving = 0;
+  /** Budgets of this peer's transaction messages (budget.ts). */
+  readonly budgets = new PeerBudgets();
   /** Server-side throttling of this peer's requests (§3.8). */
   readonly throttle = new Throttle();
   /** Messages held by the throttle delay, with the time each may be processed. */
   private readonly held: { f: Frame; at: number }[] = [];
+  private heldBytes = 0;
   private heldTimer: NodeJS.Timeout | null = null;
   /** Signed-snapshot priorities (§3.6): the highest the peer announced, and the highest it confirmed. */
   theirs: Priority = NO_PRIORITY;
@@ -92,7 +104,7 @@ export class Peer {
   /** Load-test mode (§6), driven by loadtest.ts. */
   loadtest: 'header' | 'block' | null = null;
 
-  constructor(socket: Socket, opts: ConnectionOptions, private readonly host: PeerHost, private readonly onReady: (p: Peer) => void) {
+  constructor(socket: PeerSocket, opts: ConnectionOptions, private readonly host: PeerHost, private readonly onReady: (p: Peer) => void) {
     this.conn = new Connection(socket, opts, {
       ready: () => this.start(),
       frame: (_c, f) => this.receive(f),
@@ -106,29 +118,54 @@ export class Peer {
   /** True while one of our tracked requests awaits its reply (§2.3). */
   get busy(): boolean { return this.outstanding !== null; }
 
+  /** Sends `m` unless the peer does not know its code: the reference bans for an unknown code (mainnet.md §5.2). */
   send(m: Message): void {
     const { type, payload } = encodeMessage(m);
+    if (!this.caps.knows.has(type)) { this.withheld++; return; }
     this.conn.send(type, payload);
   }
 
   close(e: NodeError): void { this.conn.close(e); }
 
-  /** Sends a tracked request; resolves with the matching reply. Rejects with RequestExpired after 30 s. */
+  /**
+   * Sends a tracked request; resolves with the matching reply. A load-test request expires after
+   * 30 s (RequestExpired) and closes the connection after 150 s (§2.3). A sync request expires after
+   * 10 s, and closes the connection with ETIMEOUT after 25 s, unless its reply is arriving at
+   * TIMER.syncReplyRate or more (TIMER.syncReply*): a peer that claims work cannot hold the sync for long.
+   */
   request<R extends Reply>(req: RequestWithoutNonce): Promise<R> {
     if (this.outstanding) return Promise.reject(new Error('a request is already outstanding'));
     if (this.conn.closed) return Promise.reject(new PeerGone());
     const full = { ...req, nonce: nonce() } as Request;
+    const sync = this.loadtest === null;
     return new Promise<R>((resolve, reject) => {
       const o: Outstanding = { nonce: full.nonce, kind: replyKind(full.kind), resolve: resolve as (r: Reply) => void, reject, expired: false, timers: [] };
-      o.timers.push(setTimeout(() => { o.expired = true; reject(new RequestExpired()); }, TIMER.requestExpiry));
+      const arriving = () => this.conn.receivingType === MSG[o.kind];
+      // Runs `then` unless the reply's frame is arriving, re-checked every second while it keeps the rate.
+      // (Frames do not interleave: what the connection receives meanwhile is the reply.)
+      const unlessArriving = (then: () => void) => {
+        if (!arriving()) return then();
+        const rx = this.conn.rxBytes;
+        o.timers.push(setTimeout(() => (this.conn.rxBytes - rx >= TIMER.syncReplyRate ? unlessArriving(then) : then()), 1_000));
+      };
+      const expire = () => { o.expired = true; reject(new RequestExpired()); };
+      if (sync) {
+        o.timers.push(setTimeout(() => unlessArriving(expire), TIMER.syncReplyExpiry));
+        o.timers.push(setTimeout(() => unlessArriving(() => this.close(new NodeError('ETIMEOUT', `${o.kind} not arriving within 25 s`))), TIMER.syncReplyStart));
+      } else {
+        o.timers.push(setTimeout(expire, TIMER.requestExpiry));
+      }
       o.timers.push(setTimeout(() => this.close(new NodeError('ETIMEOUT', `no ${o.kind}`)), TIMER.requestHardTimeout));
       this.outstanding = o;
       this.send(full);
     });
   }
 
+  /** A tracked request of ours expired unanswered: the peer takes no part in sync until it answers. */
+  get stalled(): boolean { return this.outstanding?.expired ?? false; }
+
   private start(): void {
-    this.dialect = dialectOf(this.conn.peerVersion!);
+    this.caps = capabilitiesOf(this.conn.peerVersion!);
     this.onReady(this);
     if (this.conn.closed) return;
     this.send(this.host.ourInit(this));
@@ -139,8 +176,12 @@ export class Peer {
   private receive(f: Frame): void {
     const now = Date.now();
     const delay = this.chain ? this.throttle.delayMs(now) : 0;
-    if (delay === 0 && this.held.length === 0) return this.process(f);
+    // A ping is answered at once: the peer's pong deadline (60 s at 0.8.x) is shorter than the queue can hold.
+    if ((delay === 0 && this.held.length === 0) || f.type === MSG.Ping || f.type === MSG.PingV2) return this.process(f);
     if (this.held.length >= LIMIT.inboundQueue) fail('EMSGFLOOD', 'incoming queue full');
+    const size = f.payload.length;
+    if (this.heldBytes + size > HELD_BYTES || heldAcrossPeers + size > HELD_TOTAL) fail('EMSGFLOOD', 'incoming queue bytes');
+    this.hold(size);
     this.held.push({ f, at: now + delay });
     this.drainLater();
   }
@@ -153,6 +194,7 @@ export class Peer {
       if (this.conn.closed || !next) return;
       if (next.at > Date.now()) return this.drainLater();
       this.held.shift();
+      this.hold(-next.f.payload.length);
       try {
         this.process(next.f);
       } catch (e) {
@@ -162,7 +204,25 @@ export class Peer {
     }, Math.max(0, this.held[0].at - Date.now()));
   }
 
+  private hold(bytes: number): void {
+    this.heldBytes += bytes;
+    heldAcrossPeers += bytes;
+  }
+
+  /** Charges a Txnotify or Txreq to the peer's budgets by its size, before the cost of decoding it (EMSGFLOOD beyond). */
+  private charge(f: Frame): void {
+    const b = this.budgets;
+    if (f.type === MSG.Txnotify) {
+      b.notifyMessages.spend(1, 'Txnotify messages');
+      b.notifyIds.spend(Math.max(0, Math.floor((f.payload.length - 6) / 18)), 'txids offered'); // nonce, count, 18 bytes each
+    } else if (f.type === MSG.Txreq) {
+      b.requestMessages.spend(1, 'Txreq messages');
+      b.requestIds.spend(Math.max(0, Math.floor((f.payload.length - 4) / 16)), 'ids requested'); // nonce, 16 bytes each
+    }
+  }
+
   private process(f: Frame): void {
+    this.charge(f);
     const m = decodeMessage(f.type, f.payload);
     if (m.kind === 'Init') return this.onInit(m, f.type);
     if (!this.chain) fail('ENOINIT', `got ${m.kind}`);
@@ -175,7 +235,9 @@ export class Peer {
       case 'Pong': return this.onPong(m);
       case 'Txnotify': return this.host.offered(this, m.txids);
       case 'Txreq': return this.host.txreq(this, m);
-      case 'Txrep': return this.host.txrep(this, m);
+      case 'Txrep':
+        this.budgets.replyTxs.spend(m.txs.reduce((n, t) => n + (t ? 1 : 0), 0), 'transactions in Txrep');
+        return this.host.txrep(this, m);
       case 'Leader': return this.onLeader(m.snapshot);
     }
     if (isRequest(m)) return this.serve(m);
@@ -186,8 +248,8 @@ export class Peer {
     if (this.chain) fail('EINVINIT');
     // Which Init a peer may send depends on its dialect (§2.6, §8 item 1).
     // A newer peer may send InitV3 or type 0 with or without the flags byte.
-    if (this.dialect !== 'newer') {
-      if (m.v3) fail('EINITV3', `type ${type} from a ${this.dialect} peer`);
+    if (!this.caps.initV3) {
+      if (m.v3) fail('EINITV3', `type ${type} from a ${this.caps.dialect} peer`);
       if (m.flags !== null) fail('EMSGINTEGRITY0', 'InitV1 with a flags byte');
     }
     this.chain = PeerChain.fromInit(m);
@@ -201,10 +263,11 @@ export class Peer {
     this.nextPing = null;
     if (this.conn.closed) return;
     const msg: PingMsg = {
-      kind: 'Ping', v2: this.dialect !== 'v1', nonce: nonce(), priority: this.host.ourPriority(),
-      maxAddresses: LIMIT.pingAddresses, maxTransactions: LIMIT.pingTransactions, ndiscard: 0,
+      kind: 'Ping', v2: this.caps.pingV2, nonce: nonce(), priority: this.host.ourPriority(),
+      maxAddresses: this.conn.transport === 'tcp' ? LIMIT.pingAddresses : 0, maxTransactions: LIMIT.pingTransactions, ndiscard: 0,
     };
-    this.ping = { msg, timer: setTimeout(() => this.close(new NodeError('ETIMEOUT', 'no pong within 2 min')), TIMER.pongDeadline) };
+    const deadline = this.caps.pongDeadlineMs;
+    this.ping = { msg, timer: setTimeout(() => this.close(new NodeError('ETIMEOUT', `no pong within ${deadline / 1000} s`)), deadline) };
     this.send(msg);
   }
 
@@ -214,7 +277,8 @@ export class Peer {
     if (m.ndiscard !== 0) fail('ERTCDISCARD_FA');
     if (higher(m.priority, this.theirs)) this.theirs = m.priority;
     const txids = this.host.pongSample(this, m.maxTransactions);
-    const addresses = this.host.pongAddresses(this, Math.min(m.maxAddresses, LIMIT.pongAddresses));
+    // Addresses travel only over TCP (§2.4 Pong).
+    const addresses = this.conn.transport === 'tcp' ? this.host.pongAddresses(this, Math.min(m.maxAddresses, LIMIT.pongAddresses)) : [];
     this.send({ kind: 'Pong', v2: m.v2, nonce: m.nonce, addresses, txids });
     this.host.pinged(this);
   }
@@ -269,6 +333,7 @@ export class Peer {
 
   private ended(reason: CloseReason): void {
     for (const t of [this.initTimer, this.nextPing, this.ping?.timer, this.heldTimer, ...(this.outstanding?.timers ?? [])]) if (t) clearTimeout(t);
+    this.hold(-this.heldBytes);
     const o = this.outstanding;
     this.outstanding = null;
     if (o && !o.expired) o.reject(new PeerGone());

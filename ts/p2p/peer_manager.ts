@@ -5,6 +5,7 @@
 // inbound peer at 200 connections (§4.3), the offense record of every banning close (§4.4) and the
 // transmission statistics (§4.5).
 import { connect, createServer, isIPv4, type Server, type Socket } from 'node:net';
+import type { PeerSocket, TransportKind } from './transport/socket.js';
 import { NodeError } from '../core/errors.js';
 import type { NetworkName } from '../consensus/params.js';
 import { BanList, isLoopback, triggersBan } from './bans.js';
@@ -33,6 +34,9 @@ export interface ManagerOptions {
   banLoopback?: boolean;
 }
 
+/** A peer joined (after its handshake) or left; what the `connection` stream topic reports. */
+export type PeerEvent = { kind: 'connected'; peer: Peer } | { kind: 'closed'; peer: Peer };
+
 const plainIp = (ip: string | undefined): string => (ip ?? '').replace(/^::ffff:/, '');
 
 export class PeerManager {
@@ -46,12 +50,24 @@ export class PeerManager {
   private listenHost = '';
   private listenPort = 0;
   private stopped = false;
+  private readonly announced = new Set<Peer>();
+  private readonly peerListeners: ((e: PeerEvent) => void)[] = [];
 
   constructor(private readonly opts: ManagerOptions, private readonly host: PeerHost) {
     const db = opts.db ?? null;
     this.bans = new BanList(db, opts.banLoopback ?? false);
     this.schedule = new ConnectionSchedule((e) => this.dial(e), db);
     this.transmission = new TransmissionStats(db);
+  }
+
+  /** Called when a peer is registered after its handshake, and when a registered peer closes. */
+  onPeer(listener: (e: PeerEvent) => void): void { this.peerListeners.push(listener); }
+
+  /** The peers reported as connected to `onPeer` listeners and not yet as closed. */
+  registered(): Peer[] { return [...this.announced]; }
+
+  private notify(e: PeerEvent): void {
+    for (const l of this.peerListeners) l(e);
   }
 
   /** Loads bans, offenses, the address book and the transmission buckets; adds the pinned peers. */
@@ -121,7 +137,15 @@ export class PeerManager {
   }
 
   private accept(socket: Socket): void {
-    const ip = plainIp(socket.remoteAddress);
+    this.admit(socket, plainIp(socket.remoteAddress), socket.remotePort ?? 0, 'tcp');
+  }
+
+  /** An upgraded WebSocket connection (`--ws-port`): the same admission rules as TCP. */
+  acceptWebSocket(socket: PeerSocket, ip: string, port: number): void {
+    this.admit(socket, plainIp(ip), port, 'ws');
+  }
+
+  private admit(socket: PeerSocket, ip: string, port: number, transport: TransportKind): void {
     const now = Date.now();
     if (this.stopped || !isIPv4(ip)) return void socket.destroy(); // IPv4 only (§1.1)
     if (this.bans.isBanned(ip, now)) {
@@ -133,7 +157,7 @@ export class PeerManager {
       for (const [k, until] of this.recentInbound) if (until <= now) this.recentInbound.delete(k);
       this.recentInbound.set(ip, now + INBOUND_RATE_MS);
     }
-    this.open(socket, true, ip, socket.remotePort ?? 0, null);
+    this.open(socket, true, ip, port, null, transport);
   }
 
   private dial(e: ScheduleEntry): void {
@@ -157,9 +181,9 @@ export class PeerManager {
     });
   }
 
-  private open(socket: Socket, inbound: boolean, host: string, port: number, target: ScheduleEntry | null): Peer {
+  private open(socket: PeerSocket, inbound: boolean, host: string, port: number, target: ScheduleEntry | null, transport: TransportKind = 'tcp'): Peer {
     const opts = {
-      inbound, network: this.opts.network, version: OUR_VERSION, listenPort: this.listenPort, host, port,
+      inbound, transport, network: this.opts.network, version: OUR_VERSION, listenPort: this.listenPort, host, port,
       count: (c: { host: string }, rx: number, tx: number) => this.transmission.count(plainIp(c.host), rx, tx),
     };
     const peer = new Peer(socket, opts, this.host, (p) => this.handshaken(p));
@@ -174,7 +198,7 @@ export class PeerManager {
     const others = this.connected().filter((p) => p !== peer);
     const target = this.outbound.get(peer);
     if (target) this.schedule.connected(target); // verified, even if dropped as a duplicate (§4.1)
-    else if (peer.conn.peerListenPort) this.learn({ ip, port: peer.conn.peerListenPort });
+    else if (peer.conn.peerListenPort && peer.conn.transport === 'tcp') this.learn({ ip, port: peer.conn.peerListenPort });
     if (!isLoopback(ip) && others.some((p) => plainIp(p.conn.host) === ip)) {
       return peer.close(new NodeError('EDUPLICATECONNECTION'));
     }
@@ -184,11 +208,14 @@ export class PeerManager {
     }
     const v = peer.conn.peerVersion!;
     this.opts.log.info(`Connected ${peer.conn.inbound ? 'from' : 'to'} peer ${peer.address} (#${peer.id}, version ${versionText(v)})`);
+    this.announced.add(peer);
+    this.notify({ kind: 'connected', peer });
   }
 
   /** Called by the host when a connection has closed: offense record, reconnect schedule. */
   peerClosed(peer: Peer, reason: CloseReason): void {
     this.peers.delete(peer);
+    if (this.announced.delete(peer)) this.notify({ kind: 'closed', peer });
     const target = this.outbound.get(peer) ?? null;
     this.outbound.delete(peer);
     const ip = plainIp(peer.conn.host);

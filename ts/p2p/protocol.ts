@@ -37,7 +37,15 @@ export const TIMER = {
   init: 30_000,
   requestExpiry: 30_000,
   requestHardTimeout: 30_000 + 120_000,
+  // Beyond the reference (README "Sync is not held hostage"): a sync request whose reply is not
+  // arriving (at 8 KB/s or more) expires after 10 s (the peer leaves the sync role, others are used),
+  // and closes the connection with ETIMEOUT after 25 s, above the 20 s a throttling peer may hold us (§3.8).
+  syncReplyExpiry: 10_000,
+  syncReplyStart: 25_000,
+  syncReplyRate: 8_000,
   pongDeadline: 120_000,
+  /** Before 0.10 (mainnet.md §5.2). */
+  pongDeadlineV1: 60_000,
   pingInterval: 10_000,
   minPingSpacing: 5_000,
   deprecatedDescriptor: 8 * 60_000,
@@ -47,7 +55,6 @@ export const TIMER = {
 /** Limits (§2.3, §2.4, §5). */
 export const LIMIT = {
   maxTxIds: 5_000,          // Txreq / Txrep entries
-  maxTxnotify: 4_000,       // what we put in one Txnotify (80,004-byte payload holds 4,444)
   pingAddresses: 5,         // maxAddresses we ask for on TCP
   pingTransactions: 100,    // maxTransactions we ask for
   pongAddresses: 20,        // at most this many addresses in a pong

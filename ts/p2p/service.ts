@@ -20,6 +20,7 @@ import { BATCH_SIZE } from './protocol.js';
 import { serveRequest } from './serving.js';
 import { SyncClient } from './sync.js';
 import { TxRelay } from './tx_relay.js';
+import { WsListener, type WsListenOptions } from './transport/ws.js';
 
 /** Announcements made within this many ms are coalesced into one (p2p.md §2.3 "Append should be coalesced"). */
 const ANNOUNCE_DELAY_MS = 20;
@@ -40,6 +41,8 @@ export interface P2POptions {
   db?: Db;
   /** Ban misbehaving loopback peers too (tests of bans on one machine; p2p.md §4.4 exempts loopback). */
   banLoopback?: boolean;
+  /** Also accept peers over WebSocket (`--ws-port`). */
+  ws?: WsListenOptions;
 }
 
 export class P2PNode implements PeerHost {
@@ -50,6 +53,8 @@ export class P2PNode implements PeerHost {
   readonly snapshots: SnapshotExchange;
   /** The endpoint the listener is bound to. */
   endpoint: PeerEndpoint | null = null;
+  /** The WebSocket listener (`--ws-port`), if any. */
+  ws: WsListener | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly pushTimer: NodeJS.Timeout;
   private stopped = false;
@@ -82,7 +87,9 @@ export class P2PNode implements PeerHost {
     try {
       await node.manager.load();
       node.endpoint = await node.manager.listen(opts.bind);
+      if (opts.ws) node.ws = await WsListener.start(opts.ws, (s, ip, port) => node.manager.acceptWebSocket(s, ip, port));
     } catch (e) {
+      node.manager.stop();
       clearInterval(node.pushTimer);
       throw e;
     }
@@ -100,6 +107,7 @@ export class P2PNode implements PeerHost {
     clearInterval(this.pushTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.sync.stop();
+    this.ws?.close();
     this.manager.stop();
     await this.peerDb?.idle();
   }
@@ -127,7 +135,7 @@ export class P2PNode implements PeerHost {
   // --- PeerHost -------------------------------------------------------------------------------
 
   ourInit(peer: Peer): InitMsg {
-    return this.description.init(peer.dialect === 'newer');
+    return this.description.init(peer.caps.initV3);
   }
 
   registered(peer: Peer): void {
@@ -196,6 +204,7 @@ export class P2PNode implements PeerHost {
 
   closed(peer: Peer, reason: CloseReason): void {
     this.manager.peerClosed(peer, reason);
+    this.relay.forget(peer);
     this.sync.kick();
   }
 }

@@ -6,19 +6,20 @@
 // offense; a slow peer is set aside for a while.
 import type { Chain, ChainEvent } from '../chain/chain.js';
 import { checkpointOf } from '../consensus/checkpoint.js';
-import { checkBlockBody } from '../consensus/block_check.js';
 import { NodeError } from '../core/errors.js';
 import { blockHash } from '../core/header.js';
 import { equalBytes } from '../core/hex.js';
-import { canLeadSync } from './dialect.js';
+import { blockrepBodies } from './blockrep_bodies.js';
 import { applyProbe, gridForkRange, probeHeight, type ForkRange } from './fork_range.js';
-import { ChainMoved, HeaderStage } from './header_stage.js';
+import { powPool, type PowVerdicts } from '../kernel/pow_pool.js';
+import { ChainMoved, HeaderStage, verifyPow } from './header_stage.js';
 import type { BatchrepMsg, BlockrepMsg, ProberepMsg } from './messages.js';
 import { PeerGone, RequestExpired, type Peer } from './peer.js';
 import { BATCH_SIZE, BLOCK_BATCH } from './protocol.js';
 
 const SET_ASIDE_MS = 30_000;    // a peer that timed out or could not help is not asked again for this long
 const RETRY_MS = 2_000;         // a peer whose sync made no progress
+const HEADER_PIPELINE = 4;      // header batches asked for and not yet checked (8,640 headers each)
 /** Errors of switchBranch that are not the peer's fault. */
 const LOCAL_ERRORS = new Set(['EREORGWORK', 'EFORKHEIGHT', 'EBUG']);
 
@@ -131,7 +132,7 @@ export class SyncClient {
 
   /** A peer whose chain may be synced from: initialized, a version that may lead, the checkpoint in its grid (§3.3). */
   private eligible(p: Peer): boolean {
-    if (!p.initialized || (p.conn.peerVersion && !canLeadSync(p.conn.peerVersion))) return false;
+    if (!p.initialized || p.stalled || !p.caps.mayLeadSync) return false;
     if (this.mismatched.get(p) === p.chain!.descriptor) return false;
     const checkpoint = checkpointOf(this.chain.params);
     if (!checkpoint) return true;
@@ -159,23 +160,55 @@ export class SyncClient {
     // Headers from `lower` on; the ones equal to ours move the fork point up.
     let fork = range.lower - 1;
     let stage: HeaderStage | null = null;
-    for (let start = range.lower; start <= length;) {
-      const count = Math.min(BATCH_SIZE, length - start + 1);
+    const started = performance.now();
+    // Batches asked for, oldest first: one request at a time (§2.3), and the proof of work of each
+    // reply starts in the worker pool as soon as it arrives, while earlier ones are still checked.
+    const queue: { start: number; count: number; headers: Promise<Uint8Array[]>; pow: Promise<PowVerdicts | null> }[] = [];
+    let nextStart = range.lower, done = false;
+    const fill = (): void => {
+      if (done || nextStart > length || queue.length >= HEADER_PIPELINE || (peer.busy && queue.length > 0)) return;
+      const start = nextStart, count = Math.min(BATCH_SIZE, length - start + 1);
+      nextStart += count;
       this.status.batch = { start, count };
-      const rep = await peer.request<BatchrepMsg>({ kind: 'Batchreq', descriptor, start, count });
-      this.status.batch = null;
-      if (rep.headers.length !== count) {
-        if (peer.chain?.expectsAnswers(descriptor, Date.now())) throw new NodeError('EBATCHSIZE3', `${rep.headers.length} of ${count} headers`);
-        throw new Abort();
-      }
-      if (this.rollbacks !== rollbacks) throw new ChainMoved();
-      for (const raw of rep.headers) {
-        const h = start++;
-        if (!stage && h <= this.chain.length && equalBytes(blockHash(raw), this.chain.hashAt(h))) { fork = h; continue; }
+      const headers = peer.request<BatchrepMsg>({ kind: 'Batchreq', descriptor, start, count }).then((rep) => {
+        if (this.status.batch?.start === start) this.status.batch = null;
+        if (rep.headers.length === count) fill();
+        return rep.headers;
+      });
+      const pow = headers.then((raws) => (raws.length === count ? verifyPow(this.chain.params, start, raws, powPool()) : null));
+      headers.catch(() => undefined); // awaited below, or left behind when an earlier batch fails
+      pow.catch(() => undefined);
+      queue.push({ start, count, headers, pow });
+    };
+    try {
+      for (fill(); queue.length > 0; fill()) {
+        const { start, count, headers, pow } = queue[0];
+        const raws = await headers;
+        if (raws.length !== count) {
+          if (peer.chain?.expectsAnswers(descriptor, Date.now())) throw new NodeError('EBATCHSIZE3', `${raws.length} of ${count} headers`);
+          throw new Abort();
+        }
+        if (this.rollbacks !== rollbacks) throw new ChainMoved();
+        const verdicts = (await pow)!;
+        queue.shift();
+        let i = 0;
+        for (; !stage && i < count; i++) {
+          const h = start + i;
+          if (h > this.chain.length || !equalBytes(blockHash(raws[i]), this.chain.hashAt(h))) break;
+          fork = h;
+        }
+        if (i === count) continue;
         stage ??= new HeaderStage(this.chain, fork);
-        stage.add(raw, this.now());
-        this.status.stagedHeaders++;
+        stage.addBatch(raws, this.now(), verdicts, i);
+        this.status.stagedHeaders = stage.size;
       }
+    } finally {
+      done = true;
+      this.status.batch = null;
+    }
+    if (stage && stage.size >= BATCH_SIZE) {
+      const s = (performance.now() - started) / 1000;
+      this.log.info(`Verified ${stage.size} headers of ${peer.address} up to height ${stage.length} in ${s.toFixed(1)} s (${Math.round(stage.size / s)}/s)`);
     }
     if (!stage) {
       // The peer's chain is a prefix of ours: it cannot carry the work it announced.
@@ -214,20 +247,16 @@ export class SyncClient {
     let fork = stage.fork;
     let pending: { header: Uint8Array; body: Uint8Array }[] = [];
     let applied = 0;
-    for (let first = stage.fork + 1; first <= stage.length; first += BLOCK_BATCH) {
-      const last = Math.min(first + BLOCK_BATCH - 1, stage.length);
+    const perRequest = Math.min(BLOCK_BATCH, peer.caps.maxBlocksPerRequest);
+    for (let first = stage.fork + 1; first <= stage.length; first += perRequest) {
+      const last = Math.min(first + perRequest - 1, stage.length);
       const rep = await peer.request<BlockrepMsg>({ kind: 'Blockreq', first, last, descriptor });
-      if (rep.bodies.length === 0) {
+      if (rep.bodies?.length === 0) {
         if (peer.chain?.expectsAnswers(descriptor, Date.now())) throw new NodeError('EEMPTY', `no blocks ${first}..${last}`);
         throw new Abort();
       }
-      if (rep.bodies.length !== last - first + 1) throw new NodeError('EINV_BLOCKREPSIZE', `${rep.bodies.length} bodies for ${first}..${last}`);
-      rep.bodies.forEach((body, i) => {
-        const h = first + i;
-        const k = h - stage.fork - 1;
-        checkBlockBody(params, h, stage.headers[k], body);
-        pending.push({ header: stage.raws[k], body });
-      });
+      const headers = Array.from({ length: last - first + 1 }, (_, i) => stage.headerAt(first + i));
+      blockrepBodies(params, rep, first, headers).forEach((b, i) => pending.push({ header: stage.rawAt(first + i), body: b.bytes }));
       if (!stage.anchored) throw new ChainMoved();
       if (stage.worksumAt(last) <= this.chain.worksum) continue;
       try {
@@ -239,6 +268,7 @@ export class SyncClient {
       }
       applied += pending.length;
       fork = last;
+      stage.release(fork + 1);
       pending = [];
       this.log.info(`Synced to height ${last} from ${peer.address}`);
       if (this.stopped) break;

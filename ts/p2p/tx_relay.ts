@@ -2,7 +2,8 @@
 // peer's offered txids (Pong or Txnotify) are requested with Txreq when new and paying at least our
 // minimum fee, or when they replace one of ours with a higher fee; Txrep entries go through normal
 // mempool admission and failures are dropped silently. Beyond the reference (which never pushes),
-// new mempool transactions are pushed to peers with Txnotify.
+// new mempool transactions are pushed with Txnotify to the peers that parse it. What each peer gets
+// (reply code, transaction types, pushes) is its capability table's (dialect.ts).
 import { randomInt } from 'node:crypto';
 import { transactionIdKey, assetNameOf, type TransactionId } from '../core/transaction.js';
 import { fee16Decode } from '../kernel/fee16.js';
@@ -10,21 +11,66 @@ import { priceFromBytes } from '../kernel/price.js';
 import type { SignedRequest } from '../mempool/admission.js';
 import type { PendingTx } from '../mempool/pending.js';
 import type { MempoolService } from '../mempool/service.js';
-import { knowsTokens } from './dialect.js';
 import type { TxidWithFee } from './elements.js';
 import type { TxrepMsg, TxreqMsg } from './messages.js';
 import type { Peer } from './peer.js';
 import { LIMIT } from './protocol.js';
+import { MEMPOOL_CAPACITY } from '../mempool/mempool.js';
 import type { WireTransaction } from './tx_message.js';
 
 const REJECTED_MS = 60_000;  // a refused (txid, fee) is not requested again for this long, or until the chain changes
 const INFLIGHT_MS = 10_000;  // nor one already requested from another peer
-const KNOWN_LIMIT = 50_000;
-const DEFERRED_LIMIT = 1_000; // offers kept while behind
 const MAX_PRECISION = 18;
+// Memory caps (README "Peer budgets"): per peer and across peers, whatever a peer can make us hold.
+const PEER_INFLIGHT = LIMIT.maxTxIds; // ids asked of one peer and unanswered: one full Txreq
+const TOTAL_INFLIGHT = 20_000;
+const REJECTED_LIMIT = 50_000;
+const PEER_KNOWN = MEMPOOL_CAPACITY;  // (txid, fee) a peer is known to have: more is never pushed
+const TOTAL_KNOWN = 200_000;
+const PEER_DEFERRED = LIMIT.maxTxIds; // offered ids kept while behind
+const TOTAL_DEFERRED = 20_000;
+const TOTAL_ADMITTING = 20_000;       // received transactions waiting for admission
+/** Txids pushed per call (every 500 ms, service.ts): 1,600 a second, within the 2,000 a peer allows (budget.ts). */
+const PUSH_PER_CALL = 800;
 
-const keyOf = (id: TransactionId, feeCode: number) => `${transactionIdKey(id)}/${feeCode}`;
+/** The relay's key of an offer: the id's key (`transactionIdKey`) and the fee code. */
+const feeKey = (idKey: string, feeCode: number) => `${idKey}/${feeCode}`;
+const keyOf = (id: TransactionId, feeCode: number) => feeKey(transactionIdKey(id), feeCode);
 const txIdOf = (tx: PendingTx): TransactionId => ({ accountId: tx.originId, pinHeight: tx.pinHeight, nonceId: tx.nonceId });
+
+/** Keys that expire a fixed time after being set, in insertion (= expiry) order, at most `limit` (oldest go first). */
+class ExpiringKeys {
+  private readonly until = new Map<string, number>();
+  constructor(private readonly ttlMs: number, private readonly limit: number) {}
+  get size(): number { return this.until.size; }
+  has(k: string, now: number): boolean { return (this.until.get(k) ?? 0) > now; }
+  set(k: string, now: number): void {
+    this.until.delete(k);
+    this.until.set(k, now + this.ttlMs);
+    if (this.until.size > this.limit) this.until.delete(this.until.keys().next().value!);
+  }
+  delete(k: string): void { this.until.delete(k); }
+  clear(): void { this.until.clear(); }
+  /** Drops the expired keys: O(dropped). */
+  prune(now: number): void {
+    for (const [k, t] of this.until) {
+      if (t > now) break;
+      this.until.delete(k);
+    }
+  }
+}
+
+/** What the relay holds for one peer; every part is capped. */
+interface PeerTxState {
+  /** Keys (txid/fee) the peer has or was told of: not pushed to it again. */
+  readonly known: Set<string>;
+  /** Our unanswered Txreqs to the peer, by nonce, oldest first. */
+  readonly requests: Map<number, { keys: string[]; until: number }>;
+  /** Ids in `requests`. */
+  inflight: number;
+  /** Ids of its offers waiting in `deferred`. */
+  deferred: number;
+}
 
 export function toWire(tx: PendingTx): WireTransaction {
   return { id: txIdOf(tx), reserved: new Uint8Array(3), feeCode: tx.feeCode, payload: tx.payload, signature: tx.signature };
@@ -39,85 +85,134 @@ export function fromWire(t: WireTransaction): SignedRequest | null {
 }
 
 export class TxRelay {
-  private readonly rejected = new Map<string, number>();
-  private readonly inflight = new Map<string, number>();
-  private readonly known = new WeakMap<Peer, Set<string>>();
-  private announced = new Set<string>();
+  private readonly rejected = new ExpiringKeys(REJECTED_MS, REJECTED_LIMIT);
+  private readonly inflight = new ExpiringKeys(INFLIGHT_MS, TOTAL_INFLIGHT);
+  private readonly peers = new Map<Peer, PeerTxState>();
   private admitting: Promise<void> = Promise.resolve();
+  private admittingCount = 0;
   private deferred: { peer: Peer; txids: TxidWithFee[] }[] = [];
+  private deferredCount = 0;
+  /** Transactions that entered the mempool and wait for their push. */
+  private backlog: PendingTx[] = [];
 
   constructor(private readonly mempool: MempoolService, private readonly log: (line: string) => void = () => {}) {}
 
   /** Pong sample: up to `max` txids drawn at random from the 800 highest-fee entries (§2.4 Pong). */
   sample(peer: Peer, max: number): TxidWithFee[] {
-    let top = this.mempool.pool.all().slice(0, LIMIT.pongSampleFrom);
-    if (peer.conn.peerVersion && !knowsTokens(peer.conn.peerVersion)) top = top.filter((t) => t.payload.type === 'coinTransfer');
+    let top = this.mempool.pool.highest(LIMIT.pongSampleFrom);
+    if (!peer.caps.tokens) top = top.filter((t) => t.payload.type === 'coinTransfer');
     for (let i = 0; i < Math.min(max, top.length); i++) {
       const j = i + randomInt(top.length - i);
       [top[i], top[j]] = [top[j], top[i]];
     }
     const out = top.slice(0, max).map((t) => ({ id: txIdOf(t), feeCode: t.feeCode }));
-    for (const t of out) this.markKnown(peer, keyOf(t.id, t.feeCode));
+    const st = this.state(peer);
+    for (const t of out) this.markKnown(st, keyOf(t.id, t.feeCode));
     return out;
   }
 
   /**
-   * Requests the offered txids we want (§5 "Filtering"). While the node is behind its peers the
-   * offers wait (their pins and senders may be in blocks still to come) until `caughtUp()`.
+   * Requests the offered txids we want (§5 "Filtering"), within the in-flight caps (ids beyond them
+   * are not requested; the peer's budgets were charged on receipt, peer.ts). While the node is behind
+   * its peers the offers wait (their pins and senders may be in blocks still to come) until
+   * `caughtUp()`. Costs O(offered ids), whatever the mempool's size.
    */
   offered(peer: Peer, txids: TxidWithFee[], behind = false): void {
-    if (behind) {
-      if (this.deferred.length < DEFERRED_LIMIT) this.deferred.push({ peer, txids });
-      return;
-    }
+    const st = this.state(peer);
+    if (!behind) return this.request(peer, st, txids);
+    const room = Math.min(PEER_DEFERRED - st.deferred, TOTAL_DEFERRED - this.deferredCount);
+    if (room <= 0) return;
+    const kept = txids.length > room ? txids.slice(0, room) : txids;
+    st.deferred += kept.length;
+    this.deferredCount += kept.length;
+    this.deferred.push({ peer, txids: kept });
+  }
+
+  private request(peer: Peer, st: PeerTxState, txids: TxidWithFee[]): void {
     const now = Date.now();
-    const have = new Map(this.mempool.pool.all().map((t) => [transactionIdKey(txIdOf(t)), t.feeCode]));
+    this.expire(st, now);
+    this.inflight.prune(now);
+    this.rejected.prune(now);
+    const pool = this.mempool.pool;
     const min = this.mempool.minFeeCode;
     const want: TransactionId[] = [];
+    const keys: string[] = [];
     for (const t of txids) {
-      const k = keyOf(t.id, t.feeCode);
-      this.markKnown(peer, k);
-      if ((this.rejected.get(k) ?? 0) > now || (this.inflight.get(k) ?? 0) > now) continue;
-      const fee = have.get(transactionIdKey(t.id));
-      if (fee === undefined ? t.feeCode >= min : t.feeCode > fee) {
+      if (st.inflight + want.length >= PEER_INFLIGHT || this.inflight.size >= TOTAL_INFLIGHT) break;
+      const idKey = transactionIdKey(t.id);
+      const k = feeKey(idKey, t.feeCode);
+      const have = pool.byIdKey(idKey);
+      if (have) this.markKnown(st, k);
+      if (this.rejected.has(k, now) || this.inflight.has(k, now)) continue;
+      if (have === undefined ? t.feeCode >= min : t.feeCode > have.feeCode) {
         want.push(t.id);
-        this.inflight.set(k, now + INFLIGHT_MS);
+        keys.push(k);
+        this.inflight.set(k, now);
+        this.markKnown(st, k);
       }
-      if (want.length === LIMIT.maxTxIds) break;
     }
-    if (want.length) peer.send({ kind: 'Txreq', nonce: randomInt(0, 0x1_0000_0000), ids: want });
-    this.prune(now);
+    if (!want.length) return;
+    let n = nonce();
+    while (st.requests.has(n)) n = nonce();
+    st.requests.set(n, { keys, until: now + INFLIGHT_MS });
+    st.inflight += keys.length;
+    peer.send({ kind: 'Txreq', nonce: n, ids: want });
   }
 
-  /** Answers a Txreq with one optional entry per id, in request order (§2.4 code 14). */
+  /**
+   * Answers a Txreq with one optional entry per id, in request order (§2.4 code 14), in the reply
+   * the peer knows: before 0.10 the legacy reply, where only coin transfers can be present
+   * (mainnet.md §8 #1).
+   */
   answer(peer: Peer, m: TxreqMsg): void {
-    const byId = new Map(this.mempool.pool.all().map((t) => [transactionIdKey(txIdOf(t)), t]));
+    const st = this.state(peer);
+    const pool = this.mempool.pool;
     const txs = m.ids.map((id) => {
-      const t = byId.get(transactionIdKey(id));
-      if (t) this.markKnown(peer, keyOf(id, t.feeCode));
+      const idKey = transactionIdKey(id);
+      const found = pool.byIdKey(idKey);
+      const t = found && (peer.caps.tokens || found.payload.type === 'coinTransfer') ? found : undefined;
+      if (t) this.markKnown(st, feeKey(idKey, t.feeCode));
       return t ? toWire(t) : null;
     });
-    peer.send({ kind: 'Txrep', legacy: false, nonce: m.nonce, txs });
+    peer.send({ kind: 'Txrep', legacy: peer.caps.txrep === 'LegacyTxrep', nonce: m.nonce, txs });
   }
 
-  /** Admits the transactions of a Txrep one by one; refusals are silent (§5). */
+  /**
+   * Admits the transactions of a Txrep one by one; refusals are silent (§5). Only what our Txreq
+   * with that nonce asked for is admitted: the reference admits unrequested entries too, but never
+   * sends any, and each costs a signature check. Entries we hold (with at least that fee) or refused
+   * lately are skipped; while the admission queue is full (TOTAL_ADMITTING) further replies are dropped.
+   */
   receive(peer: Peer, m: TxrepMsg): void {
-    const txs = m.txs.filter((t): t is WireTransaction => t !== null);
+    const st = this.state(peer);
+    const now = Date.now();
+    const asked = new Set(st.requests.get(m.nonce)?.keys);
+    this.answered(st, m.nonce);
+    const pool = this.mempool.pool;
+    const fresh = m.txs.filter((t): t is WireTransaction => {
+      if (t === null) return false;
+      const k = keyOf(t.id, t.feeCode);
+      this.markKnown(st, k);
+      const have = pool.byIdKey(transactionIdKey(t.id));
+      return asked.has(k) && !this.rejected.has(k, now) && !(have && have.feeCode >= t.feeCode);
+    });
+    if (!fresh.length || this.admittingCount + fresh.length > TOTAL_ADMITTING) return;
+    this.admittingCount += fresh.length;
     this.admitting = this.admitting.then(async () => {
       let added = 0;
-      for (const t of txs) {
+      for (const t of fresh) {
         const k = keyOf(t.id, t.feeCode);
-        this.inflight.delete(k);
-        this.markKnown(peer, k);
-        const req = fromWire(t);
         try {
+          const req = fromWire(t);
           if (!req) throw new Error('invalid fields');
           const tx = await this.mempool.add(req);
           // The sender is recovered from the signature; the id's account must be it (EFAKEACCID).
           if (tx.originId !== t.id.accountId) { this.mempool.pool.remove(tx); throw new Error('fake account id'); }
           added++;
         } catch {
-          this.rejected.set(k, Date.now() + REJECTED_MS);
+          this.rejected.set(k, Date.now());
+        } finally {
+          this.admittingCount--;
         }
       }
       if (added) this.log(`Added ${added} transaction(s) from peer ${peer.address}`);
@@ -128,7 +223,13 @@ export class TxRelay {
   caughtUp(): void {
     const offers = this.deferred;
     this.deferred = [];
-    for (const o of offers) if (!o.peer.conn.closed) this.offered(o.peer, o.txids);
+    this.deferredCount = 0;
+    for (const o of offers) {
+      const st = this.peers.get(o.peer);
+      if (!st) continue;
+      st.deferred = 0;
+      if (!o.peer.conn.closed) this.request(o.peer, st, o.txids);
+    }
   }
 
   /** After a chain change, refused transactions may have become valid (pin, sender, balance). */
@@ -136,38 +237,64 @@ export class TxRelay {
     this.rejected.clear();
   }
 
-  /** Pushes mempool transactions not announced yet to the peers that do not know them (Txnotify). */
+  /** The peer's connection closed: what the relay held for it goes. */
+  forget(peer: Peer): void {
+    this.peers.delete(peer);
+  }
+
+  /**
+   * Pushes the transactions that entered the mempool since the last push to the peers that do not
+   * know them (Txnotify), at most PUSH_PER_CALL a call (one message), so that even a reorg returning
+   * a mempool's worth stays within what our peers allow (budget.ts); the rest waits for the next call.
+   */
   push(peers: Peer[]): void {
-    const pool = this.mempool.pool.all();
-    const fresh = pool.filter((t) => !this.announced.has(keyOf(txIdOf(t), t.feeCode)));
-    this.announced = new Set(pool.map((t) => keyOf(txIdOf(t), t.feeCode)));
+    const pool = this.mempool.pool;
+    const waiting = [...this.backlog, ...pool.takeAdded()].filter((t) => pool.byIdKey(transactionIdKey(txIdOf(t))) === t);
+    const fresh = waiting.slice(0, PUSH_PER_CALL);
+    this.backlog = waiting.slice(PUSH_PER_CALL, PUSH_PER_CALL + MEMPOOL_CAPACITY);
     if (!fresh.length) return;
-    for (const peer of peers) {
-      const ids = fresh
-        .filter((t) => !this.knownTo(peer).has(keyOf(txIdOf(t), t.feeCode)))
-        .filter((t) => !peer.conn.peerVersion || knowsTokens(peer.conn.peerVersion) || t.payload.type === 'coinTransfer')
+    // Peers before 0.10 are not pushed to (their Txnotify parser fails, mainnet.md §5.2): they pull from pongs.
+    for (const peer of peers.filter((p) => p.caps.txnotify)) {
+      const st = this.state(peer);
+      const txids = fresh
+        .filter((t) => !st.known.has(keyOf(txIdOf(t), t.feeCode)))
+        .filter((t) => peer.caps.tokens || t.payload.type === 'coinTransfer')
         .map((t) => ({ id: txIdOf(t), feeCode: t.feeCode }));
-      for (let i = 0; i < ids.length; i += LIMIT.maxTxnotify) {
-        const part = ids.slice(i, i + LIMIT.maxTxnotify);
-        for (const t of part) this.markKnown(peer, keyOf(t.id, t.feeCode));
-        peer.send({ kind: 'Txnotify', nonce: randomInt(0, 0x1_0000_0000), txids: part });
-      }
+      if (!txids.length) continue;
+      for (const t of txids) this.markKnown(st, keyOf(t.id, t.feeCode));
+      peer.send({ kind: 'Txnotify', nonce: nonce(), txids });
     }
   }
 
-  private knownTo(peer: Peer): Set<string> {
-    let s = this.known.get(peer);
-    if (!s) this.known.set(peer, (s = new Set()));
-    return s;
+  private state(peer: Peer): PeerTxState {
+    let st = this.peers.get(peer);
+    if (!st) this.peers.set(peer, (st = { known: new Set(), requests: new Map(), inflight: 0, deferred: 0 }));
+    return st;
   }
 
-  private markKnown(peer: Peer, key: string): void {
-    const s = this.knownTo(peer);
-    if (s.size >= KNOWN_LIMIT) s.clear();
-    s.add(key);
+  /** Our Txreq with this nonce was answered: its ids are no longer in flight (a later offer may ask again). */
+  private answered(st: PeerTxState, n: number): void {
+    const r = st.requests.get(n);
+    if (!r) return;
+    st.requests.delete(n);
+    st.inflight -= r.keys.length;
+    for (const k of r.keys) this.inflight.delete(k);
   }
 
-  private prune(now: number): void {
-    for (const m of [this.rejected, this.inflight]) for (const [k, until] of m) if (until <= now) m.delete(k);
+  /** Drops the peer's Txreqs that went unanswered for INFLIGHT_MS (oldest first). */
+  private expire(st: PeerTxState, now: number): void {
+    for (const [n, r] of st.requests) {
+      if (r.until > now) break;
+      st.requests.delete(n);
+      st.inflight -= r.keys.length;
+    }
+  }
+
+  /** Records that the peer knows `key`; its set is cleared when it reaches its share of TOTAL_KNOWN. */
+  private markKnown(st: PeerTxState, key: string): void {
+    if (st.known.size >= Math.min(PEER_KNOWN, Math.floor(TOTAL_KNOWN / this.peers.size))) st.known.clear();
+    st.known.add(key);
   }
 }
+
+const nonce = (): number => randomInt(0, 0x1_0000_0000);

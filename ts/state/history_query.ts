@@ -8,7 +8,7 @@ import { Reader } from '../core/bytes.js';
 import { entryPinHeight, readEntry, type EntryKind, type EntryOf } from '../core/entry.js';
 import { assetNameOf } from '../core/transaction.js';
 import type { Db } from '../store/database.js';
-import { accountHistoryKey, historyKey, prefixRange, readU64, txHashKey } from '../store/keys.js';
+import { COUNTER_HISTORY_ID, accountHistoryKey, blockMetaKey, historyKey, readU64, txHashKey } from '../store/keys.js';
 import { assetById, type Asset } from './assets.js';
 import { decodeHistoryEntry, decodeMatch, type MatchRecord } from './history.js';
 import { addressOf, dbReader, nextHistoryId, type KeyReader } from './ledger.js';
@@ -194,15 +194,17 @@ async function load(db: Db, ids: bigint[]): Promise<MinedTransaction[]> {
   return out;
 }
 
-/** The entries of block `height`, whose first history id is `firstHistoryId` (they are consecutive). */
+/**
+ * The entries of block `height`, whose first history id is `firstHistoryId`: they are consecutive
+ * and end where the next block's begin (its block meta), or at the next history id for the tip.
+ * Point reads of exactly those ids: an iterator would read ahead past the block.
+ */
 export async function blockTransactions(db: Db, height: number, firstHistoryId: bigint): Promise<MinedTransaction[]> {
-  const look = new Lookups(dbReader(db));
-  const out: MinedTransaction[] = [];
-  for await (const [key, value] of db.iterator({ gte: historyKey(firstHistoryId), lt: prefixRange('h').lt })) {
-    if (decodeHistoryEntry(value).height !== height) break;
-    out.push(await decode(readU64(key, 1), value, look));
-  }
-  return out;
+  const [nextMeta, counter] = await db.getMany([blockMetaKey(height + 1), COUNTER_HISTORY_ID]);
+  const end = nextMeta ? readU64(nextMeta, 8) : counter ? readU64(counter) : firstHistoryId;
+  const ids: bigint[] = [];
+  for (let id = firstHistoryId; id < end; id++) ids.push(id);
+  return (await load(db, ids)).filter((t) => t.height === height);
 }
 
 /** The entries with ids in [max(1, next − n), next); `fromId` is that lower bound (1 when there are none). */

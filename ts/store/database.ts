@@ -1,17 +1,63 @@
 // The node's one classic-level database per data directory (DESIGN.md "store").
+// Opening refuses what would silently lose data: LevelDB, told to create a database where its
+// CURRENT file is missing, starts a fresh one and deletes the old files as obsolete.
 import { ClassicLevel } from 'classic-level';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { classifyOpenError, damaged } from './failure.js';
+import { checkDatabaseFiles } from './file_check.js';
+import { HEAD_MARKER_FILE } from './head_marker.js';
 
 export type Db = ClassicLevel<Uint8Array, Uint8Array>;
 
 export const DB_DIRNAME = 'db';
 
-export async function openDatabase(dataDir: string): Promise<{ db: Db; path: string }> {
-  const path = join(dataDir, DB_DIRNAME);
-  const db = new ClassicLevel<Uint8Array, Uint8Array>(path, { keyEncoding: 'view', valueEncoding: 'view' });
-  await db.open();
-  return { db, path };
+/** Up to this size the checksums of every file are checked at opening (about a second per 300 MiB). */
+const CHECK_FILES_BYTES = 512n << 20n;
+
+export const databasePath = (dataDir: string) => join(dataDir, DB_DIRNAME);
+/** Where `--reindex` moves the old database while it puts the rebuilt one in its place. */
+export const replacedPath = (dbPath: string) => `${dbPath}.replaced`;
+
+/** Files LevelDB writes that mean "a database was here" (its info log `LOG` aside). */
+const LEVELDB_FILE = /^(MANIFEST-\d+|\d+\.(ldb|sst|log))$/;
+
+async function entries(path: string): Promise<string[]> {
+  try {
+    return await readdir(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+}
+
+/**
+ * Opens (or creates) the database of `dataDir`. Fails with a StoreFailure naming the problem when
+ * another node holds it, permissions or space are lacking, or it is damaged. `checkFiles`: first
+ * check every checksum of its files (file_check.ts) when it is small enough.
+ */
+export async function openDatabase(dataDir: string, opts: { checkFiles?: boolean } = {}): Promise<{ db: Db; path: string }> {
+  const path = databasePath(dataDir);
+  try {
+    const files = await entries(path);
+    if (!files.includes('CURRENT') && files.some((f) => LEVELDB_FILE.test(f) || f === HEAD_MARKER_FILE)) {
+      throw damaged(path, 'its CURRENT file is missing (it names the database\'s manifest)');
+    }
+    if (!files.some((f) => LEVELDB_FILE.test(f)) && (await entries(replacedPath(path))).length > 0) {
+      throw damaged(path, `a --reindex was interrupted while swapping it with ${replacedPath(path)}`);
+    }
+    // Checked before opening, as opening replays the log and drops bad records without a word.
+    const problem = opts.checkFiles && files.length && await databaseSize(path) <= CHECK_FILES_BYTES ? await checkDatabaseFiles(path) : null;
+    const db = new ClassicLevel<Uint8Array, Uint8Array>(path, { keyEncoding: 'view', valueEncoding: 'view' });
+    await db.open(); // fails first if another node holds the database (its log may be mid-write)
+    if (problem) {
+      await db.close();
+      throw damaged(path, problem);
+    }
+    return { db, path };
+  } catch (e) {
+    throw classifyOpenError(e, dataDir, path);
+  }
 }
 
 /** Bytes the database's files occupy now. */

@@ -1,10 +1,13 @@
 // The database schema: one key space, one prefix byte per record kind. Integers in keys are
 // big-endian so that key order is numeric order (range scans by height, id, account).
 //
-//   'm' name            → meta values (head length)
+//   'm' name            → meta values: 'head' → head length u32; 'check' → the check record
+//                         (height u32, tip hash 32, crc32 of the raw headers 1…height u32), see chain/integrity.ts
 //   'H' height u32      → 80-byte header           'B' height u32 → body bytes
 //   'I' hash 32         → height u32               'U' height u32 → undo record of that block
-//   'k' height u32      → block meta (first state id u64, first history id u64)
+//   'G' chunk u32       → headers chunk·4096+1 … (chunk+1)·4096 concatenated, written with the block
+//                         that completes them: start-up reads the header chain in large records
+//   'k' height u32      → block meta (first state id u64, first history id u64, header crc32 up to it u32)
 //   'a' accountId u64   → address 20               'A' address 20 → accountId u64
 //   'b' accountId u64 tokenId u64 → balance (total u64, locked u64)
 //   'h' historyId u64   → history entry            'x' accountId u64 historyId u64 → (empty)
@@ -28,6 +31,7 @@
 //   'R' width u8 begin u32 host → transmission bucket (rx u64, tx u64); width 'm' minute, 'h' hour
 
 export const META_HEAD = meta('m', 'head');
+export const META_CHECK = meta('m', 'check');
 export const COUNTER_STATE_ID = meta('c', 'stateId');
 export const COUNTER_HISTORY_ID = meta('c', 'historyId');
 export const SIGNED_SNAPSHOT = meta('L', '');
@@ -51,6 +55,8 @@ function withBytes(prefix: string, bytes: Uint8Array): Uint8Array {
 }
 
 export const headerKey = (h: number) => key('H', 4, (v) => v.setUint32(0, h));
+export const HEADER_CHUNK = 4096;
+export const headerChunkKey = (chunk: number) => key('G', 4, (v) => v.setUint32(0, chunk));
 export const bodyKey = (h: number) => key('B', 4, (v) => v.setUint32(0, h));
 export const undoKey = (h: number) => key('U', 4, (v) => v.setUint32(0, h));
 export const blockMetaKey = (h: number) => key('k', 4, (v) => v.setUint32(0, h));

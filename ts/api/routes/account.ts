@@ -1,83 +1,92 @@
 // Accounts: /account/:account/coin_balance, /account/:account/balance/:tokenspec,
 // /account/richlist/:tokenspec and /account/:account/history/:beforeId (http-api.md "Accounts";
 // http-api-details.md §1.5, §7; exchange.md §1, §2.6, §3.1, §10.3).
-import { fail } from '../../core/errors.js';
+import { fail, quoted } from '../../core/errors.js';
 import { COIN_TOKEN_ID, balanceOf, dbReader } from '../../state/ledger.js';
 import { accountTransactions } from '../../state/history_query.js';
 import { richlist } from '../../state/richlist.js';
 import { formatAddress } from '../../core/address.js';
 import { route } from '../route.js';
-import { accountParam, resolveAccount, u64Param } from '../params.js';
+import { onView } from '../on_view.js';
+import { accountParam, findAccount, resolveAccount, u64Param } from '../params.js';
 import { resolveToken, tokenSpecParam } from '../token_spec.js';
-import { arr, hexStr, named, nul, obj } from '../schema.js';
+import { arr, hexStr, named, nul, nullable, obj } from '../schema.js';
 import { Account, accountView } from '../views/account.js';
 import { CoinAmount, TokenAmount, coinAmount, tokenAmount } from '../views/amount.js';
 import { AssetRecord } from '../views/asset.js';
 import { ActionsByBlock, blocksOf } from '../views/block.js';
 import { Token, tokenView } from '../views/token.js';
 
-/** Account ids start at 1 (consensus.md §6.6); 0 in a balance result means "no account yet". */
-const NO_ACCOUNT_ID = 0n;
+const ACCOUNT_OR_NONE = 'an address (48 hex chars) or a numeric account id; one without an account answers `account: null`';
 /** The richlist shows the 100 largest holders (http-api-details.md §7.4). */
 const RICHLIST_LENGTH = 100;
 
 export const accountRoutes = [
   route({
     method: 'GET', path: '/account/:account/coin_balance',
+    params: { account: ACCOUNT_OR_NONE }, errors: ['EBADADDRESS', 'EINV_ARGS'],
+    doc: 'The coin balance of an account: total, locked in open orders, and reserved by its pending transactions. ' +
+      'An address without an account (or an unknown account id) answers zeros and `account: null`.',
     response: named('CoinBalance', obj({
-      account: Account, coin: obj({ locked: CoinAmount, mempool: CoinAmount, total: CoinAmount }),
+      account: nullable(Account), coin: obj({ locked: CoinAmount, mempool: CoinAmount, total: CoinAmount }),
     })),
-    handler: async ({ params, node }) => {
-      const a = await resolveAccount(node, accountParam(params.account));
-      const b = a.accountId === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(node.db), a.accountId, COIN_TOKEN_ID);
+    handler: onView(async ({ params, node }) => {
+      const a = await findAccount(node, accountParam(params.account));
+      const b = a === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(node.db), a.accountId, COIN_TOKEN_ID);
       return {
-        account: accountView(a.accountId ?? NO_ACCOUNT_ID, a.address),
+        account: a && accountView(a.accountId, a.address),
         coin: {
           locked: coinAmount(b.locked),
-          mempool: coinAmount(a.accountId === null ? 0n : node.mempool.pool.reserved(a.accountId, COIN_TOKEN_ID)),
+          mempool: coinAmount(a === null ? 0n : node.mempool.pool.reserved(a.accountId, COIN_TOKEN_ID)),
           total: coinAmount(b.total),
         },
       };
-    },
+    }),
   }),
   route({
     method: 'GET', path: '/account/:account/balance/:tokenspec',
+    params: { account: ACCOUNT_OR_NONE }, errors: ['EBADADDRESS', 'EINV_ARGS'],
+    doc: 'The balance of one token (the coin, an asset or a liquidity token). An address without an account ' +
+      '(or an unknown account id) answers zeros with `account: null` and `lookupTrace: null`.',
     response: named('TokenBalance', obj({
-      account: Account, balance: obj({ locked: TokenAmount, mempool: TokenAmount, total: TokenAmount }),
+      account: nullable(Account), balance: obj({ locked: TokenAmount, mempool: TokenAmount, total: TokenAmount }),
       // Forked assets do not exist (exchange.md §2.6): no lookup ever fails or uses a snapshot.
-      lookupTrace: obj({ fails: arr(AssetRecord), snapshotHeight: nul }), token: Token,
+      lookupTrace: nullable(obj({ fails: arr(AssetRecord), snapshotHeight: nul })), token: Token,
     })),
-    handler: async ({ params, node }) => {
+    handler: onView(async ({ params, node }) => {
       const p = accountParam(params.account);
       const spec = tokenSpecParam(params.tokenspec);
-      const a = await resolveAccount(node, p);
-      const token = (await resolveToken(node.db, spec)) ?? fail('tokenId' in spec ? 'ETOKIDNOTFOUND' : 'EASSETHASHNOTFOUND', `no token ${params.tokenspec}`);
-      const b = a.accountId === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(node.db), a.accountId, token.id);
-      const mempool = a.accountId === null ? 0n : node.mempool.pool.reserved(a.accountId, token.id);
+      const a = await findAccount(node, p);
+      const token = (await resolveToken(node.db, spec)) ?? fail('tokenId' in spec ? 'ETOKIDNOTFOUND' : 'EASSETHASHNOTFOUND', `no token ${quoted(params.tokenspec)}`);
+      const b = a === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(node.db), a.accountId, token.id);
+      const mempool = a === null ? 0n : node.mempool.pool.reserved(a.accountId, token.id);
       return {
-        account: accountView(a.accountId ?? NO_ACCOUNT_ID, a.address),
+        account: a && accountView(a.accountId, a.address),
         balance: { locked: tokenAmount(b.locked, token.decimals), mempool: tokenAmount(mempool, token.decimals), total: tokenAmount(b.total, token.decimals) },
-        lookupTrace: { fails: [], snapshotHeight: null },
+        lookupTrace: a && { fails: [], snapshotHeight: null },
         token: tokenView(token),
       };
-    },
+    }),
   }),
   route({
     method: 'GET', path: '/account/richlist/:tokenspec',
+    doc: 'The 100 largest holders of a token.',
     response: named('Richlist', obj({ richlist: arr(obj({ address: hexStr(48), balance: TokenAmount })), token: Token })),
-    handler: async ({ params, node }) => {
+    handler: onView(async ({ params, node }) => {
       const spec = tokenSpecParam(params.tokenspec);
-      const token = (await resolveToken(node.db, spec)) ?? fail('ETOKIDNOTFOUND', `no token ${params.tokenspec}`);
+      const token = (await resolveToken(node.db, spec)) ?? fail('ETOKIDNOTFOUND', `no token ${quoted(params.tokenspec)}`);
       const holders = await richlist(node.db, token.id, RICHLIST_LENGTH);
       return {
         richlist: holders.map((h) => ({ address: formatAddress(h.address), balance: tokenAmount(h.total, token.decimals) })),
         token: tokenView(token),
       };
-    },
+    }),
   }),
   route({
-    method: 'GET', path: '/account/:account/history/:beforeId', response: ActionsByBlock,
-    handler: async ({ params, node }) => {
+    method: 'GET', path: '/account/:account/history/:beforeId',
+    doc: 'An account\'s history, newest first, a page at a time (see [History paging](#history-paging)).',
+    response: ActionsByBlock,
+    handler: onView(async ({ params, node }) => {
       const p = accountParam(params.account);
       const beforeId = u64Param(params.beforeId, 'beforeId');
       const a = await resolveAccount(node, p);
@@ -87,6 +96,6 @@ export const accountRoutes = [
       // the reference's converter reverses); the last block may be partial. Paging goes by the
       // smallest id, so entries of a block appended meanwhile (left out by blocksOf) do not matter.
       return { fromId: txs.length ? txs[0].id : 0n, perBlock: blocksOf(node.chain, txs, 'descending') };
-    },
+    }),
   }),
 ];

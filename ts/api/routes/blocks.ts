@@ -4,12 +4,14 @@
 import { bodyLayoutAt } from '../../consensus/params.js';
 import type { ParseAnnotation } from '../../core/annotation.js';
 import { bodyStructure } from '../../core/body.js';
-import { fail } from '../../core/errors.js';
+import { fail, quoted } from '../../core/errors.js';
 import { equalBytes, fromHex, toHex } from '../../core/hex.js';
 import { blockTransactions, latestTransactions } from '../../state/history_query.js';
 import { route } from '../route.js';
 import { u32Param } from '../params.js';
+import type { ReadView } from '../../chain/read_view.js';
 import type { NodeServices } from '../services.js';
+import { BlockCache } from '../block_cache.js';
 import { arr, hexStr, int, named, obj, str, type Shape } from '../schema.js';
 import { ActionsByBlock, Block, blockView, blocksOf } from '../views/block.js';
 import { HeaderUnixTime, headerViewUnixTime } from '../views/header.js';
@@ -21,10 +23,9 @@ const HASH_CHARS = 64;
  * (bad hex ⇒ 300), anything else a height (bad integer ⇒ 94); unknown, 0, above the tip or not on
  * this chain ⇒ 56.
  */
-async function blockHeightOf(node: NodeServices, id: string): Promise<number> {
-  const chain = node.chain;
+async function blockHeightOf(chain: ReadView, id: string): Promise<number> {
   if (id.length === HASH_CHARS) {
-    const hash = fromHex(id) ?? fail('EINV_HEX', `'${id}' is not a 64-hex block hash`);
+    const hash = fromHex(id) ?? fail('EINV_HEX', `${quoted(id)} is not a 64-hex block hash`);
     const h = await chain.heightOfHash(hash);
     if (h === null || h > chain.length || !equalBytes(chain.hashAt(h), hash)) fail('ENOTFOUND', `no block ${toHex(hash)} on this chain`);
     return h!;
@@ -34,10 +35,17 @@ async function blockHeightOf(node: NodeServices, id: string): Promise<number> {
   return h;
 }
 
-async function storedBlock(node: NodeServices, id: string) {
-  const h = await blockHeightOf(node, id);
-  return (await node.chain.block(h)) ?? fail('ENOTFOUND', `block ${h} was rolled back`);
+async function storedBlock(view: ReadView, id: string) {
+  const h = await blockHeightOf(view, id);
+  return (await view.block(h)) ?? fail('ENOTFOUND', `block ${h} is missing from the store`);
 }
+
+const caches = new WeakMap<NodeServices, BlockCache>();
+const cacheOf = (node: NodeServices): BlockCache => {
+  let c = caches.get(node);
+  if (!c) caches.set(node, c = new BlockCache());
+  return c;
+};
 
 // Node = {tag, beginOffset, endOffset, children: [Node]}, a recursive named type.
 const BINARY_ANNOTATION = 'BlockBinaryAnnotation';
@@ -47,35 +55,44 @@ const BinaryAnnotation = named(BINARY_ANNOTATION, obj({ tag: str, beginOffset: i
 export const blockRoutes = [
   route({
     method: 'GET', path: '/chain/block/:id/header',
+    doc: 'The header of a block of the current chain, by height or hash.',
     response: named('HeaderResult', obj({ header: HeaderUnixTime, height: int })),
-    handler: async ({ params, node }) => {
-      const h = await blockHeightOf(node, params.id);
-      return { header: headerViewUnixTime(node.chain, h), height: h };
-    },
+    handler: ({ params, node }) => node.chain.read(async (view) => {
+      const h = await blockHeightOf(view, params.id);
+      return { header: headerViewUnixTime(view, h), height: h };
+    }),
   }),
   route({
     method: 'GET', path: '/chain/block/:id/binary',
+    doc: 'A block\'s raw bytes (header and body) and the tree of what each byte range is.',
     response: named('BlockBinary', obj({ bytes: hexStr(), structure: arr(BinaryAnnotation) })),
-    handler: async ({ params, node }) => {
-      const b = await storedBlock(node, params.id);
+    handler: ({ params, node }) => node.chain.read(async (view) => {
+      const b = await storedBlock(view, params.id);
       // Offsets are into the body only, not the header (details §5.5, §14.23).
-      const layout = bodyLayoutAt(node.chain.params, b.height, b.header.version);
+      const layout = bodyLayoutAt(view.params, b.height, b.header.version);
       return { bytes: toHex(b.body), structure: bodyStructure(b.body, layout) };
-    },
+    }),
   }),
   route({
-    method: 'GET', path: '/chain/block/:id', response: Block,
-    handler: async ({ params, node }) => {
-      const b = await storedBlock(node, params.id);
-      const txs = await blockTransactions(node.db, b.height, b.firstHistoryId);
-      return blockView(node.chain, b.height, txs);
-    },
+    method: 'GET', path: '/chain/block/:id',
+    doc: 'A block with its header and every transaction and exchange action it contains, as JSON.',
+    response: Block,
+    handler: ({ params, node }) => node.chain.read(async (view) => {
+      const h = await blockHeightOf(view, params.id);
+      const txs = await cacheOf(node).transactions(view.hashAt(h), async () => {
+        const b = (await view.block(h)) ?? fail('ENOTFOUND', `block ${h} is missing from the store`);
+        return blockTransactions(view.db, h, b.firstHistoryId);
+      });
+      return blockView(view, h, txs);
+    }),
   }),
   route({
-    method: 'GET', path: '/transaction/latest', response: ActionsByBlock,
-    handler: async ({ node }) => {
-      const { fromId, transactions } = await latestTransactions(node.db);
-      return { fromId, perBlock: blocksOf(node.chain, transactions, 'ascending') };
-    },
+    method: 'GET', path: '/transaction/latest',
+    doc: 'The most recent transactions on chain, grouped by block.',
+    response: ActionsByBlock,
+    handler: ({ node }) => node.chain.read(async (view) => {
+      const { fromId, transactions } = await latestTransactions(view.db);
+      return { fromId, perBlock: blocksOf(view, transactions, 'ascending') };
+    }),
   }),
 ];

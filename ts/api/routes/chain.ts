@@ -2,40 +2,42 @@
 // /chain/mine/:account, POST /chain/append, /chain/txcache, /chain/hashrate/:window,
 // /chain/signed_snapshot, /debug/fakemine, /debug/rollback (http-api.md "Chain";
 // http-api-details.md §5, §9.10, §9.11).
-import { fail } from '../../core/errors.js';
+import { fail, quoted } from '../../core/errors.js';
 import { formatAddress, parseAddress } from '../../core/address.js';
 import { fromHex, fromHexExact, toHex } from '../../core/hex.js';
-import { PIN_STEP } from '../../core/pin.js';
 import { gridHeights } from '../../consensus/checkpoint.js';
-import { expectedTarget, targetAt } from '../../consensus/header_check.js';
-import { NEW_BLOCK_STRUCTURE, targetKindAt } from '../../consensus/params.js';
-import { targetDifficulty, worksumDouble, worksumHex } from '../../consensus/target.js';
+import { NEW_BLOCK_STRUCTURE } from '../../consensus/params.js';
 import { buildTemplate } from '../../chain/template.js';
 import { hashrateAt } from '../../chain/hashrate.js';
 import { listTxIds } from '../../state/txids.js';
 import type { NodeServices } from '../services.js';
 import { route } from '../route.js';
 import { u32Param } from '../params.js';
-import { arr, bool, hexStr, int, named, nul, num, obj, strMatching, u64 } from '../schema.js';
+import { arr, bool, hexStr, int, named, nul, num, obj, u64 } from '../schema.js';
 import { CoinAmount, coinAmount } from '../views/amount.js';
+import { ChainHead, chainHeadView } from '../views/chain_head.js';
 
 /** The account the reference's `/debug/fakemine` pays: the all-zero address (http-api-details.md §9.10). */
 export const FAKEMINE_BURN_ADDRESS = new Uint8Array(20);
-const HEAD_HASHRATE_WINDOW = 100;
 
 const Hash = hexStr(64);
 
 function addressParam(text: string): Uint8Array {
-  return parseAddress(text) ?? fail('EBADADDRESS', `'${text}' is not a 48-hex address with a valid checksum`);
+  return parseAddress(text) ?? fail('EBADADDRESS', `${quoted(text)} is not a 48-hex address with a valid checksum`);
 }
 
-/** The template for `miner` with the best-paying pending transfers, built between chain changes. */
+/**
+ * The template for `miner` with the best-paying pending transfers, built on the chain as of the
+ * last change (a snapshot): it neither waits for nor holds up appends and other miners.
+ */
 function template(node: NodeServices, miner: Uint8Array) {
-  return node.chain.locked(() => buildTemplate(node.chain, node.db, miner, node.now(), node.mempool.pool.all()));
+  const pending = node.mempool.pool.all();
+  return node.chain.read((view) => buildTemplate(view, view.db, miner, node.now(), pending));
 }
 
 async function fakemine(node: NodeServices, address: Uint8Array): Promise<null> {
-  const t = await template(node, address);
+  // Between changes, so that back-to-back fakemines build on each other's blocks.
+  const t = await node.chain.locked(() => buildTemplate(node.chain, node.db, address, node.now(), node.mempool.pool.all()));
   const block = await node.chain.append(t.header, t.body, { now: node.now(), skipPow: true });
   node.log.info(`Faked new block #${block.height} to ${formatAddress(address)}`);
   return null;
@@ -57,34 +59,20 @@ function appendPayload(body: unknown): { height: number; header: Uint8Array; bod
 export const chainRoutes = [
   route({
     method: 'GET', path: '/chain/head',
-    response: named('ChainHeadSynced', obj({
-      chainHead: obj({
-        difficulty: num, hash: Hash, hashrate: u64, height: int, is_janushash: bool, pinHash: Hash, pinHeight: int,
-        worksum: num, worksumHex: strMatching('^0x[0-9a-f]{64}$'),
-      }),
-      synced: bool,
-    })),
-    handler: ({ node }) => {
-      const c = node.chain;
-      const next = c.length + 1;
-      const target = targetAt(c.params, next, expectedTarget(c.params, c));
-      const pinHeight = Math.floor(c.length / PIN_STEP) * PIN_STEP;
-      return {
-        chainHead: {
-          difficulty: targetDifficulty(target), hash: toHex(c.tipHash), hashrate: hashrateAt(c, c.length, HEAD_HASHRATE_WINDOW),
-          height: c.length, is_janushash: targetKindAt(c.params, next) === 'V2', pinHash: toHex(c.hashAt(pinHeight)), pinHeight,
-          worksum: worksumDouble(c.worksum), worksumHex: worksumHex(c.worksum),
-        },
-        synced: node.synced(),
-      };
-    },
+    doc: 'The tip of the chain: height, hash, the pin a new transaction should use (`pinHeight`, `pinHash`), difficulty and work; `synced` is false while the node is still catching up with its peers.',
+    response: named('ChainHeadSynced', obj({ chainHead: ChainHead, synced: bool })),
+    handler: ({ node }) => ({ chainHead: chainHeadView(node.chain.view), synced: node.synced() }),
   }),
   route({
-    method: 'GET', path: '/chain/grid', response: named('Grid', obj({ headers: arr(hexStr(160)) })),
+    method: 'GET', path: '/chain/grid',
+    doc: 'Every 8,640th header of the chain (the grid peers compare to find where chains fork).',
+    response: named('Grid', obj({ headers: arr(hexStr(160)) })),
     handler: ({ node }) => ({ headers: gridHeights(node.chain.length).map((h) => toHex(node.chain.rawHeaderAt(h))) }),
   }),
   route({
-    method: 'GET', path: '/chain/block/:height/hash', response: Hash,
+    method: 'GET', path: '/chain/block/:height/hash',
+    doc: 'The hash of the block at a height of the current chain (0: the genesis hash).',
+    response: Hash,
     handler: ({ params, node }) => {
       const h = u32Param(params.height, 'height');
       if (h > node.chain.length) fail('ENOTFOUND', `no block at height ${h}: the chain has ${node.chain.length}`);
@@ -93,6 +81,8 @@ export const chainRoutes = [
   }),
   route({
     method: 'GET', path: '/chain/mine/:account',
+    params: { account: 'the address the block reward goes to (48 hex chars)' }, errors: ['EBADADDRESS'],
+    doc: 'A block template paying the reward to `:account`, with the best-paying pending transactions; a miner sets the nonce (and, through the merkle prefix, an extra nonce) and submits it with `POST /chain/append`.',
     response: named('MiningTask', obj({
       blockReward: CoinAmount, body: hexStr(), difficulty: num, header: hexStr(160), height: int,
       merklePrefix: hexStr(), synced: bool, testnet: bool,
@@ -110,7 +100,10 @@ export const chainRoutes = [
     },
   }),
   route({
-    method: 'POST', path: '/chain/append', response: nul,
+    method: 'POST', path: '/chain/append',
+    errors: ['EINV_ARGS', 'EZEROHEIGHT', 'EINV_HEX'],
+    doc: 'Submits a mined block: body `{"height": N, "header": "<160 hex>", "body": "<hex>", "worker": "name"}` (worker optional). A block that breaks a consensus rule answers the code of that rule (proof of work 10, timestamp 11, merkle root 17, …; see the error table) and changes nothing.',
+    response: nul,
     handler: async ({ body, node }) => {
       const p = appendPayload(body);
       const worker = p.worker ? ` (worker ${p.worker})` : '';
@@ -127,11 +120,14 @@ export const chainRoutes = [
   }),
   route({
     method: 'GET', path: '/chain/txcache',
+    doc: 'The transaction ids `(accountId, pinHeight, nonceId)` in the replay window: a transaction whose id is listed cannot be included again.',
     response: named('TxCache', arr(obj({ accountId: u64, nonceId: int, pinHeight: int }))),
     handler: async ({ node }) => (await listTxIds(node.db)).map((id) => ({ accountId: id.accountId, nonceId: id.nonceId, pinHeight: id.pinHeight })),
   }),
   route({
-    method: 'GET', path: '/chain/hashrate/:window', response: named('HashrateEstimate', obj({ estimate: u64, nBlocks: int })),
+    method: 'GET', path: '/chain/hashrate/:window',
+    doc: 'The network hashrate estimated from the last `:window` blocks.',
+    response: named('HashrateEstimate', obj({ estimate: u64, nBlocks: int })),
     handler: ({ params, node }) => {
       const n = u32Param(params.window, 'window');
       return { estimate: hashrateAt(node.chain, node.chain.length, n), nBlocks: n };
@@ -139,6 +135,7 @@ export const chainRoutes = [
   }),
   route({
     method: 'GET', path: '/chain/signed_snapshot',
+    doc: 'The best signed chain snapshot received from peers; 56 when there is none.',
     response: named('SignedSnapshot', obj({ priority: obj({ height: int, importance: int }), hash: Hash, signature: hexStr(130) })),
     // The best snapshot received from peers (consensus.md §5.6); none yet ⇒ 56.
     handler: ({ node }) => {
@@ -147,15 +144,21 @@ export const chainRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/debug/fakemine', response: null,
+    method: 'GET', path: '/debug/fakemine',
+    doc: 'Appends a block without proof of work, paying the all-zero address (testing; any network).',
+    response: null,
     handler: ({ node }) => fakemine(node, FAKEMINE_BURN_ADDRESS),
   }),
   route({
-    method: 'GET', path: '/debug/fakemine/:address', response: null,
+    method: 'GET', path: '/debug/fakemine/:address',
+    doc: 'Appends a block without proof of work, paying `:address` (testing; any network).',
+    response: null,
     handler: ({ params, node }) => fakemine(node, addressParam(params.address)),
   }),
   route({
-    method: 'GET', path: '/debug/rollback', response: null,
+    method: 'GET', path: '/debug/rollback',
+    doc: 'Removes the tip block (testing); its transactions return to the mempool where still valid.',
+    response: null,
     handler: async ({ node }) => {
       const b = await node.chain.rollback();
       node.log.info(`Rolled back block #${b.height}`);

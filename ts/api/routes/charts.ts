@@ -10,6 +10,7 @@ import { CANDLE_INTERVALS, candlesOf, type CandleInterval } from '../../state/ca
 import { tradesOf } from '../../state/trades.js';
 import { chartQuery, selectEntries } from '../chart_query.js';
 import { route } from '../route.js';
+import { onView } from '../on_view.js';
 import { assetParam, resolveAsset, u32Param } from '../params.js';
 import { arr, int, named, num, obj, tuple, u64 } from '../schema.js';
 
@@ -55,9 +56,11 @@ function timeSamples(chain: Chain, from: number, to: number, interval: number): 
 export const chartRoutes = [
   route({
     method: 'GET', path: '/chart/candles/:asset/:interval',
+    doc: 'Price candles of an asset\'s trades: `[begin, height, open, high, low, close, base volume, quote volume]`. Query `from`, `to` (timestamps, inclusive) and `n` (default 100, at most 200): at most two of them.',
+    params: { interval: 'candle length: `5m`, `1h` or `1d`' },
     // [begin timestamp, height of the first trade, open, high, low, close, base volume, quote volume]
     response: named('Candles', arr(tuple(int, int, num, num, num, num, num, num))),
-    handler: async ({ params, query, node }) => {
+    handler: onView(async ({ params, query, node }) => {
       const p = assetParam(params.asset);
       if (!Object.hasOwn(CANDLE_INTERVALS, params.interval)) fail('EINVINTERVAL', `interval must be one of ${Object.keys(CANDLE_INTERVALS).join(', ')}`);
       const seconds = CANDLE_INTERVALS[params.interval as CandleInterval];
@@ -65,21 +68,23 @@ export const chartRoutes = [
       const asset = await resolveAsset(node, p);
       const candles = candlesOf(await tradesOf(node.db, asset.id), seconds);
       return selectEntries(candles, (c) => c.begin, q).map((c) => [c.begin, c.height, c.open, c.high, c.low, c.close, c.base, c.quote]);
-    },
+    }),
   }),
   route({
     method: 'GET', path: '/chart/trades/:asset',
+    doc: 'An asset\'s trades per block: `[height, timestamp, base total, quote total]`. Query `from`, `to` (heights, inclusive) and `n` (default 100, at most 200): at most two of them.',
     // [height, timestamp, base total, quote total] per block (http-api.md; the reference swaps the first two).
     response: named('Trades', arr(tuple(int, int, num, num))),
-    handler: async ({ params, query, node }) => {
+    handler: onView(async ({ params, query, node }) => {
       const p = assetParam(params.asset);
       const q = chartQuery(query, (from, to) => to - from);
       const asset = await resolveAsset(node, p);
       return selectEntries(await tradesOf(node.db, asset.id), (t) => t.height, q).map((t) => [t.height, t.timestamp, t.base, t.quote]);
-    },
+    }),
   }),
   route({
     method: 'GET', path: '/chart/hashrate/block/:from/:to/:window',
+    doc: 'One hashrate estimate per height from `:from` to `:to`, each over `:window` blocks.',
     response: named('HashrateBlockChart', obj({ range: obj({ begin: int, end: int }), data: arr(num) })),
     handler: ({ params, node }) => {
       const from = nonzeroHeight(params.from, 'from');
@@ -94,6 +99,8 @@ export const chartRoutes = [
   }),
   route({
     method: 'GET', path: '/chart/hashrate/time/:from/:to/:interval',
+    doc: 'Hashrate samples between two timestamps, one every `:interval` seconds.',
+    params: { from: 'first Unix timestamp', to: 'last Unix timestamp', interval: 'seconds between samples' },
     response: named('HashrateTimeChart', obj({
       range: obj({ begin: int, end: int }), interval: int, data: arr(obj({ hashrate: u64, height: int, timestamp: int })),
     })),

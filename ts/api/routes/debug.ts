@@ -1,18 +1,23 @@
 // /debug/json_schemas (http-api-details.md §9.12): the JSON Schemas of every declared response
-// type, by name, sent without the envelope. /debug/header_download (§9.9): the state of header
-// download. Our sync client (p2p/sync.ts) follows one leader with one batch outstanding, so
+// type, by name, as the chosen generation (`--api`) writes it, sent without the envelope.
+// /debug/header_download (§9.9): the state of header download. Our sync client (p2p/sync.ts) follows one leader with one batch outstanding, so
 // leaderListSize and verifierMapSize are 0 or 1 and queuedBatches holds at most the one batch.
 import { worksumHex } from '../../consensus/target.js';
 import { SYNC_CONFIG } from '../../p2p/sync.js';
 import { route } from '../route.js';
-import { int, named, obj, record, schemaDocument, str } from '../schema.js';
+import { GENERATIONS, generationDocument } from '../generations/index.js';
+import { ROUTES } from './index.js';
+import { int, named, obj, record, str } from '../schema.js';
 
 const QueuedBatch = named('QueuedBatch', obj({ batchSize: int, leaderRefsSize: int, originId: int, probeRefsSize: int }));
 
 export const debugRoutes = [
-  route({ method: 'GET', path: '/debug/json_schemas', response: null, raw: true, handler: () => schemaDocument() }),
+  route({ method: 'GET', path: '/debug/json_schemas',
+    doc: 'The JSON Schema of every named response type (the [Types](#types) below).',
+    response: null, raw: true, handler: ({ api }) => generationDocument(GENERATIONS[api], ROUTES) }),
   route({
     method: 'GET', path: '/debug/header_download',
+    doc: 'The state of the header download of the sync client.',
     response: named('HeaderDownload', obj({
       config: obj({ maxLeaders: int, pendingDepth: int }), leaderListSize: int, minWork: str,
       queuedBatches: record(QueuedBatch), verifierMapSize: int,

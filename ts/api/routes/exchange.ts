@@ -7,6 +7,7 @@ import { assetByHash, assetById, searchAssets, type Asset } from '../../state/as
 import { dbReader } from '../../state/ledger.js';
 import { toHex } from '../../core/hex.js';
 import { route } from '../route.js';
+import { onView } from '../on_view.js';
 import { accountParam, assetParam, resolveAccount, resolveAsset, type AccountParam } from '../params.js';
 import { accountOrdersByAsset, assetMarket, sides, type ListedOrder } from '../order_book.js';
 import type { NodeServices } from '../services.js';
@@ -33,30 +34,37 @@ async function ordersOf(node: NodeServices, account: AccountParam): Promise<Map<
 export const exchangeRoutes = [
   route({
     method: 'GET', path: '/asset/complete',
+    doc: 'Assets whose name starts with `namePrefix` and whose hash starts with `hashPrefix` (query parameters, both optional).',
     response: named('AssetCompletion', obj({ namePrefix: str, hashPrefix: str, match: arr(AssetRecord) })),
-    handler: async ({ query, node }) => {
+    handler: onView(async ({ query, node }) => {
       const namePrefix = query.namePrefix ?? '', hashPrefix = query.hashPrefix ?? '';
       const match = (await searchAssets(node.db, namePrefix, hashPrefix, ASSET_SEARCH_LIMIT)).map(assetRecord);
       return { namePrefix, hashPrefix, match };
-    },
+    }),
   }),
   route({
-    method: 'GET', path: '/asset/lookup/:asset', response: AssetRecord,
-    handler: async ({ params, node }) => assetRecord(await resolveAsset(node, assetParam(params.asset))),
+    method: 'GET', path: '/asset/lookup/:asset',
+    doc: 'An asset\'s record: id, hash, name, decimals, creation height, owner, supply.',
+    response: AssetRecord,
+    handler: onView(async ({ params, node }) => assetRecord(await resolveAsset(node, assetParam(params.asset)))),
   }),
   route({
-    method: 'GET', path: '/dex/market/:asset', response: Market,
-    handler: async ({ params, node }) => {
+    method: 'GET', path: '/dex/market/:asset',
+    doc: 'The market of an asset against the coin: the pool, the order book (mempool orders included) and what the next block\'s matching would do.',
+    response: Market,
+    handler: onView(async ({ params, node }) => {
       const asset = await resolveAsset(node, assetParam(params.asset));
       const { orders, pool } = await assetMarket(node, asset);
       // §8.8: the matcher's preview on the pool and the whole book, mempool orders included.
       const match = previewMatch(pool, buildBook(orders));
       return marketView(asset, sides(orders), pool, match);
-    },
+    }),
   }),
   route({
-    method: 'GET', path: '/account/:account/open_orders', response: arr(MarketOrders),
-    handler: async ({ params, node }) => {
+    method: 'GET', path: '/account/:account/open_orders',
+    doc: 'An account\'s open orders, per asset.',
+    response: arr(MarketOrders),
+    handler: onView(async ({ params, node }) => {
       const byAsset = await ordersOf(node, accountParam(params.account));
       const s = dbReader(node.db);
       const out = [];
@@ -65,15 +73,17 @@ export const exchangeRoutes = [
         if (asset) out.push(marketOrdersView(asset, sides(byAsset.get(assetId)!)));
       }
       return out;
-    },
+    }),
   }),
   route({
-    method: 'GET', path: '/account/:account/open_orders/:asset', response: MarketOrders,
-    handler: async ({ params, node }) => {
+    method: 'GET', path: '/account/:account/open_orders/:asset',
+    doc: 'An account\'s open orders in one asset.',
+    response: MarketOrders,
+    handler: onView(async ({ params, node }) => {
       const account = accountParam(params.account);
       const asset = await resolveAsset(node, assetParam(params.asset));
       const byAsset = await ordersOf(node, account);
       return marketOrdersView(asset, sides(byAsset.get(asset.id) ?? []));
-    },
+    }),
   }),
 ];

@@ -1,10 +1,10 @@
 // /tools/* and /transaction/minfee (http-api.md "Tools"; http-api-details.md §4.5, §6.5, §9.4–§9.8).
 import { COIN_DECIMALS, parseUnits } from '../../core/amount.js';
-import { fail } from '../../core/errors.js';
+import { fail, quoted } from '../../core/errors.js';
 import { formatAddress } from '../../core/address.js';
 import { fromHexExact, toHex } from '../../core/hex.js';
 import { addressOfPrivateKey, isValidPrivateKey, publicKeyOf, randomPrivateKey } from '../../core/keys.js';
-import { fee16Decode, fee16Encode } from '../../kernel/fee16.js';
+import { fee16Decode, fee16Encode, type Fee16Rounding } from '../../kernel/fee16.js';
 import { parsePrice, priceView } from '../../kernel/price.js';
 import { janushashNumber } from '../../kernel/pow.js';
 import { COMMIT, NODE_VERSION, VERSION } from '../../version.js';
@@ -16,8 +16,9 @@ import { Price } from '../views/price.js';
 
 const Encode16bit = named('Encode16bit', obj({ original: CoinAmount, rounded: CompactFee }));
 
-function encode16bit(e8: bigint) {
-  const code = fee16Encode(e8, 'closest');
+/** The contract rounds to the closest grid value; the reference generations round down (clients.md §3). */
+export function encode16bit(e8: bigint, rounding: Fee16Rounding = 'closest') {
+  const code = fee16Encode(e8, rounding);
   return { original: coinAmount(e8), rounded: compactFee(fee16Decode(code), code) };
 }
 
@@ -37,30 +38,36 @@ function formatUptime(seconds: number): string {
 
 export const toolsRoutes = [
   route({
-    method: 'GET', path: '/tools/encode16bit/from_e8/:feeE8', response: Encode16bit,
+    method: 'GET', path: '/tools/encode16bit/from_e8/:feeE8',
+    doc: 'Rounds a fee in E8 to the nearest value of the 16-bit fee code (fees must be exactly representable).',
+    response: Encode16bit,
     handler: ({ params }) => encode16bit(u64Param(params.feeE8, 'feeE8')),
   }),
   route({
-    method: 'GET', path: '/tools/encode16bit/from_string/:string', response: Encode16bit,
+    method: 'GET', path: '/tools/encode16bit/from_string/:string',
+    doc: 'Rounds a decimal coin fee to the nearest value of the 16-bit fee code.',
+    response: Encode16bit,
     handler: ({ params }) => {
       const e8 = parseUnits(params.string, COIN_DECIMALS);
-      if (e8 === null) fail('EINV_FUNDS', `'${params.string}' is not a coin amount (digits, at most one '.', at most 8 decimals)`);
+      if (e8 === null) fail('EINV_FUNDS', `${quoted(params.string)} is not a coin amount (digits, at most one '.', at most 8 decimals)`);
       return encode16bit(e8!);
     },
   }),
   route({
     method: 'GET', path: '/tools/parse_price/:price/:decimals',
+    doc: 'The 3-byte price codes nearest below (floor) and above (ceil) a decimal price, for an asset of `:decimals` decimals; `hex` is what `limitSwap` takes as `limit`. A leading `+`, spaces, hex and inf/nan are refused (129).',
     response: named('ParsedPrice', obj({ decimals: int, floor: Price, ceil: Price })),
     handler: ({ params }) => {
       const decimals = u32Param(params.decimals, 'decimals');
       if (decimals > MAX_ASSET_DECIMALS) fail('ETOKENDECIMALS', `decimals must be 0 to ${MAX_ASSET_DECIMALS}, got ${decimals}`);
       const parsed = parsePrice(params.price, decimals);
-      if (!parsed) fail('EBADPRICE', `'${params.price}' is not a positive price representable with ${decimals} decimals`);
+      if (!parsed) fail('EBADPRICE', `${quoted(params.price)} is not a positive price representable with ${decimals} decimals`);
       return { decimals, floor: priceView(parsed!.floor, decimals), ceil: priceView(parsed!.ceil, decimals) };
     },
   }),
   route({
     method: 'GET', path: '/tools/info',
+    doc: 'The node\'s version, uptime and database paths and size.',
     response: named('NodeInfo', obj({
       chainDBPath: str, dbSize: u64, peersDBPath: str, rxtxDBPath: str,
       uptime: obj({ formatted: str, seconds: int, since: int }),
@@ -79,11 +86,15 @@ export const toolsRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/tools/wallet/new', response: Wallet,
+    method: 'GET', path: '/tools/wallet/new',
+    doc: 'A new random key pair and its address. The private key travels over HTTP: use it on a trusted connection only.',
+    response: Wallet,
     handler: () => wallet(randomPrivateKey()),
   }),
   route({
-    method: 'GET', path: '/tools/wallet/from_privkey/:privkey', response: Wallet,
+    method: 'GET', path: '/tools/wallet/from_privkey/:privkey',
+    doc: 'The public key and address of a private key.',
+    response: Wallet,
     handler: ({ params }) => {
       const sk = fromHexExact(params.privkey, 32);
       if (!sk || !isValidPrivateKey(sk)) fail('EBADPRIVKEY', 'expected 64 hex chars of a secp256k1 secret key (1 ≤ key < n)');
@@ -92,6 +103,7 @@ export const toolsRoutes = [
   }),
   route({
     method: 'GET', path: '/tools/janushash_number/:headerhex',
+    doc: 'The janushash proof-of-work value of an 80-byte header.',
     response: named('JanushashNumber', obj({ janushashNumber: num })),
     handler: ({ params }) => {
       const header = fromHexExact(params.headerhex, 80);
@@ -101,7 +113,9 @@ export const toolsRoutes = [
   }),
   route({
     // Up to :number verified peer addresses, sampled as for pongs (p2p.md §4.1, §4.7; details §9.8).
-    method: 'GET', path: '/tools/sample_verified_peers/:number', response: arr(str),
+    method: 'GET', path: '/tools/sample_verified_peers/:number',
+    doc: 'Up to `:number` verified peer addresses, sampled at random.',
+    response: arr(str),
     handler: ({ node, params }) => {
       const n = u32Param(params.number, 'number');
       return (node.p2p()?.manager.sampleVerified(n) ?? []).map((a) => `${a.ip}:${a.port}`);
@@ -109,6 +123,7 @@ export const toolsRoutes = [
   }),
   route({
     method: 'GET', path: '/transaction/minfee',
+    doc: 'The minimum fee the mempool accepts now.',
     response: named('MinFee', obj({ minFee: CompactFee })),
     handler: ({ node }) => {
       const code = node.mempool.minFeeCode;

@@ -6,6 +6,7 @@ import { fromHexExact, toHex } from '../../core/hex.js';
 import { transactionByHash } from '../../state/history_query.js';
 import { dbReader } from '../../state/ledger.js';
 import { route } from '../route.js';
+import { onView } from '../on_view.js';
 import { accountParam, resolveAccount, u64Param } from '../params.js';
 import { arr, hexStr, int, named, nullable, obj, str, u64 } from '../schema.js';
 import { parseTxRequest } from '../tx_request.js';
@@ -18,18 +19,30 @@ const Mined = named('Mined', obj({ historyId: u64, block: obj({ height: int, has
 
 export const transactionRoutes = [
   route({
-    method: 'POST', path: '/transaction/add', response: named('TxHash', obj({ txHash: hexStr(64) })),
+    method: 'POST', path: '/transaction/add',
+    // The request parser's and the mempool's codes (test/docs checks this list against their sources).
+    errors: [
+      'ETXTYPE', 'EBADHEIGHT', 'EBADNONCE', 'EBADFEE',
+      'EINV_FUNDS', 'EINEXACTFEE', 'EBADADDRESS', 'EBADAMOUNT', 'EZEROWART', 'EPARSEHASH', 'EBADLIQUIDITYFLAG', 'EBADBUYFLAG', 'EBADPRICE', 'EBADCANCELHEIGHT', 'ECANCLHNOPINH', 'EBADCANCELNONCE', 'EBADASSETUNITS', 'EBADASSETDECIMALS', 'EASSETNAME', 'EPARSESIG',
+      'ECORRUPTEDSIG', 'EPINHEIGHT', 'ESELFSEND', 'EADDRNOTFOUND', 'ENONCE', 'EMINFEE', 'EZEROAMOUNT', 'EZEROBASEQUOTE', 'ECANCELSELF', 'ECANCELFUTURE', 'EINV_SUPPLY', 'EASSETHASHNOTFOUND', 'EBALANCE', 'ETOKBALANCE',
+    ],
+    doc: 'Submits a signed transaction (see [Transactions](#transactions)); answers its hash once the mempool has admitted it. A member that is missing or malformed answers its code (first bad member wins), then the mempool\'s checks (pin window, signature, balance, fee) answer theirs.',
+    response: named('TxHash', obj({ txHash: hexStr(64) })),
     handler: async ({ body, node }) => {
       const tx = await node.mempool.add(parseTxRequest(body));
       return { txHash: toHex(tx.hash) };
     },
   }),
   route({
-    method: 'GET', path: '/transaction/mempool', response: arr(MempoolEntry),
+    method: 'GET', path: '/transaction/mempool',
+    doc: 'The pending transactions, best-paying first (at most 2,000).',
+    response: arr(MempoolEntry),
     handler: ({ node }) => mempoolEntries(dbReader(node.db), node.mempool.pool.all().slice(0, MEMPOOL_LISTING_LIMIT)),
   }),
   route({
-    method: 'GET', path: '/account/:account/mempool', response: arr(MempoolEntry),
+    method: 'GET', path: '/account/:account/mempool',
+    doc: 'The pending transactions an account has sent.',
+    response: arr(MempoolEntry),
     handler: async ({ params, node }) => {
       const a = await resolveAccount(node, accountParam(params.account));
       return a.accountId === null ? [] : mempoolEntries(dbReader(node.db), node.mempool.pool.ofAccount(a.accountId).slice(0, MEMPOOL_LISTING_LIMIT));
@@ -37,10 +50,11 @@ export const transactionRoutes = [
   }),
   route({
     method: 'GET', path: '/transaction/lookup/:txid',
+    doc: 'A transaction by hash: pending in the mempool, or mined (with its block).',
     response: named('TransactionLookup', obj({
       confirmations: int, mined: nullable(Mined), type: str, transaction: AnyTransaction,
     })),
-    handler: async ({ params, node }) => {
+    handler: onView(async ({ params, node }) => {
       const hash = fromHexExact(params.txid, 32) ?? fail('EINV_HEX', 'a transaction hash is 64 hex chars');
       const pending = node.mempool.pool.byTxHash(hash);
       if (pending) {
@@ -55,10 +69,12 @@ export const transactionRoutes = [
         mined: { historyId: tx!.id, block: { height: tx!.height, hash: toHex(c.hashAt(tx!.height)), timestamp: c.timestampAt(tx!.height) } },
         ...minedTransactionView(tx!),
       };
-    },
+    }),
   }),
   route({
-    method: 'GET', path: '/settings/mempool/minfee/:feeE8', response: named('MinFeeDeleted', obj({ deleted: int })),
+    method: 'GET', path: '/settings/mempool/minfee/:feeE8',
+    doc: 'Sets the minimum mempool fee (rounded up to the 16-bit fee grid) and drops the pending transactions paying less; answers how many were dropped.',
+    response: named('MinFeeDeleted', obj({ deleted: int })),
     handler: ({ params, node }) => ({ deleted: node.mempool.setMinFee(u64Param(params.feeE8, 'feeE8')) }),
   }),
 ];

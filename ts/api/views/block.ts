@@ -4,7 +4,7 @@
 // (its reward is never null); latest-transaction and account-history results show blocks
 // restricted to some entries (a block at the edge of the range may lack its reward).
 // Every entry shows `processed` where its type has one (never null for mined entries).
-import type { Chain } from '../../chain/chain.js';
+import type { ChainReadState } from '../../chain/read_view.js';
 import { fail } from '../../core/errors.js';
 import type { MinedTransaction } from '../../state/history_query.js';
 import { arr, int, named, nullable, obj, u64, type Infer, type Shape } from '../schema.js';
@@ -45,7 +45,7 @@ export const ActionsByBlock = named('ActionsByBlock', obj({ fromId: u64, perBloc
 type PartialBlockView = Infer<typeof PartialBlock>;
 
 /** Block `height` of `chain` with the entries `txs` (all of that block, ascending ids). */
-export function partialBlockView(chain: Chain, height: number, txs: MinedTransaction[]): PartialBlockView {
+export function partialBlockView(chain: ChainReadState, height: number, txs: MinedTransaction[]): PartialBlockView {
   const body: PartialBlockView['body'] = {
     reward: null, coinTransfer: [], tokenTransfer: [], limitSwap: [], match: [],
     liquidityDeposit: [], liquidityWithdrawal: [], assetCreation: [], cancelation: [],
@@ -68,7 +68,7 @@ export function partialBlockView(chain: Chain, height: number, txs: MinedTransac
 }
 
 /** Block `height` with all its entries. */
-export function blockView(chain: Chain, height: number, txs: MinedTransaction[]): Infer<typeof Block> {
+export function blockView(chain: ChainReadState, height: number, txs: MinedTransaction[]): Infer<typeof Block> {
   const b = partialBlockView(chain, height, txs);
   const reward = b.body.reward ?? fail('EBUG', `block ${height} has no reward entry`);
   return { ...b, body: { ...b.body, reward } };
@@ -78,7 +78,7 @@ export function blockView(chain: Chain, height: number, txs: MinedTransaction[])
  * Groups entries (ascending ids) into their blocks, ascending or descending by height. Entries of
  * blocks above the chain's tip (appended or rolled back while they were read) are left out.
  */
-export function blocksOf(chain: Chain, txs: MinedTransaction[], order: 'ascending' | 'descending'): PartialBlockView[] {
+export function blocksOf(chain: ChainReadState, txs: MinedTransaction[], order: 'ascending' | 'descending'): PartialBlockView[] {
   const byHeight = new Map<number, MinedTransaction[]>();
   for (const t of txs) {
     if (t.height > chain.length) continue;

@@ -2,7 +2,7 @@
 // §3.8) in its two forms. Inside blocks and history results `time` is a Timepoint and the PoW flag
 // key is `verusV2_2`; in `/chain/block/:id/header` `time` is Unix seconds and the key is
 // `verusV2.2`. The reference uses the first form everywhere (details §14.3); http-api.md wins.
-import type { Chain } from '../../chain/chain.js';
+import type { ChainReadState } from '../../chain/read_view.js';
 import { PowVersion, powVersionAt } from '../../consensus/params.js';
 import { toHex } from '../../core/hex.js';
 import { powInfo } from '../../kernel/pow.js';
@@ -28,7 +28,7 @@ export const HeaderUnixTime = named('HeaderUnixTime', obj({
 const word = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 
 /** What both forms share, for block `height` of `chain`. */
-function facts(chain: Chain, height: number) {
+function facts(chain: ChainReadState, height: number) {
   const raw = chain.rawHeaderAt(height);
   const h = chain.headerAt(height);
   const v22 = powVersionAt(chain.params, height) === PowVersion.Janus8; // VerusHash v2.2 (§3.8)
@@ -48,13 +48,13 @@ function facts(chain: Chain, height: number) {
 }
 
 /** The header as blocks and history results show it. */
-export function headerView(chain: Chain, height: number): Infer<typeof Header> {
+export function headerView(chain: ChainReadState, height: number): Infer<typeof Header> {
   const f = facts(chain, height);
   return { ...f.fields, time: timepoint(f.timestamp), pow: { ...f.pow, verusV2_2: f.v22 } };
 }
 
 /** The header as `/chain/block/:id/header` shows it. */
-export function headerViewUnixTime(chain: Chain, height: number): Infer<typeof HeaderUnixTime> {
+export function headerViewUnixTime(chain: ChainReadState, height: number): Infer<typeof HeaderUnixTime> {
   const f = facts(chain, height);
   return { ...f.fields, time: f.timestamp, pow: { ...f.pow, 'verusV2.2': f.v22 } };
 }

@@ -1,0 +1,81 @@
+// Headless Chromium (Debian `chromium`, installed by `make test`) driven over the DevTools protocol
+// with the `ws` client: open a page, evaluate expressions in it, save a screenshot.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { WebSocket } from 'ws';
+
+export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => spawnSync(p, ['--version']).status === 0);
+
+export interface Browser {
+  /** Evaluates `expression` in the page (awaiting a promise) and returns its JSON value. */
+  evaluate<T = unknown>(expression: string): Promise<T>;
+  /** Saves a PNG of the page. */
+  screenshot(path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens `url` in a new headless Chromium. */
+export async function openPage(url: string): Promise<Browser> {
+  if (!CHROMIUM) throw new Error('Chromium is required (make test installs Debian chromium)');
+  const profile = mkdtempSync(join(tmpdir(), 'wartnode-chromium-'));
+  const proc: ChildProcess = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--window-size=1200,1400',
+    '--remote-debugging-port=0', '--remote-allow-origins=*', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true });
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  const cleanup = async () => {
+    // The whole process group: Chromium's helper processes keep writing to the profile otherwise.
+    try { process.kill(-proc.pid!, 'SIGKILL'); } catch { proc.kill('SIGKILL'); }
+    await exited;
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+  };
+  try {
+    const portFile = join(profile, 'DevToolsActivePort');
+    for (let i = 0; !existsSync(portFile) || readFileSync(portFile, 'utf8').split('\n').length < 2; i++) {
+      if (i > 300) throw new Error('Chromium did not open its DevTools port');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const port = Number(readFileSync(portFile, 'utf8').split('\n')[0]);
+    interface Target { type: string; webSocketDebuggerUrl: string }
+    let target: Target | undefined;
+    for (let i = 0; !target; i++) {
+      const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Target[];
+      target = list.find((t) => t.type === 'page');
+      if (!target && i > 100) throw new Error('no page target');
+      if (!target) await new Promise((r) => setTimeout(r, 100));
+    }
+    const ws = new WebSocket(target.webSocketDebuggerUrl);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    let nextId = 1;
+    const pending = new Map<number, { resolve(v: any): void; reject(e: Error): void }>();
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data));
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      if (m.error) p.reject(new Error(m.error.message)); else p.resolve(m.result);
+    });
+    const call = (method: string, params: object = {}): Promise<any> => new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+    return {
+      async evaluate<T>(expression: string): Promise<T> {
+        const r = await call('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+        if (r.exceptionDetails) throw new Error(`page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+        return r.result.value as T;
+      },
+      async screenshot(path: string): Promise<void> {
+        const r = await call('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true });
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, Buffer.from(r.data, 'base64'));
+      },
+      async close(): Promise<void> { ws.close(); await cleanup(); },
+    };
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+}

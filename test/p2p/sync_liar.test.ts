@@ -1,0 +1,55 @@
+// Sync is not held hostage (TIMER.syncReply*, README "Sync is not held hostage"): peers that
+// announce far more work in their Init and then do not answer the sync's requests, one silent and
+// one that begins its reply and sends no more, leave the sync role after 10 s and are closed with
+// ETIMEOUT (an offense) after 25 s, while an honest peer syncs the node.
+import { afterAll, describe, expect, it } from 'vitest';
+import { initKernel } from '../../ts/kernel/instance.js';
+import { MSG } from '../../ts/p2p/protocol.js';
+import { removeDir, type TestNode } from '../helpers/node.js';
+import { head, mine, sameHead, startPeerNode, waitFor } from '../helpers/peers.js';
+import { initializedPeer, type RawPeer } from '../helpers/raw_peer.js';
+import { TestWallet } from '../helpers/wallet.js';
+
+await initKernel();
+
+const MINER = TestWallet.fromSeed(421);
+const nodes: TestNode[] = [];
+const liars: RawPeer[] = [];
+
+afterAll(async () => {
+  for (const l of liars) l.socket.destroy();
+  for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); }
+});
+
+const CLAIM = { length: 1, worksum: 1n << 200n, grid: [] };
+const asked = (p: RawPeer) => p.messages().find((m) => m.kind === 'Batchreq' || m.kind === 'Probereq');
+
+describe('peers that claim work and do not deliver', () => {
+  it('lose the sync role and get an offense; another peer syncs the node', async () => {
+    const A = await startPeerNode();
+    nodes.push(A);
+    const silent = await initializedPeer(A.p2p!, CLAIM);
+    const stuck = await initializedPeer(A.p2p!, CLAIM);
+    liars.push(silent, stuck);
+    // `stuck` begins the reply to the first request it gets (its 10-byte frame header) and sends no more.
+    void waitFor('a sync request to the second liar', async () => asked(stuck), 30_000).then((req) => {
+      const header = new Uint8Array(10);
+      new DataView(header.buffer).setUint32(0, 2 + 1_000);
+      header[9] = req.kind === 'Batchreq' ? MSG.Batchrep : MSG.Proberep;
+      stuck.write(header);
+    }, () => {});
+    await waitFor('a sync request to a liar', async () => asked(silent) ?? asked(stuck), 10_000);
+    expect((await head(A)).synced).toBe(false);
+    // An honest peer with a real chain arrives while the sync waits on the liars.
+    const B = await startPeerNode([A]);
+    nodes.push(B);
+    await mine(B, MINER.addressText, 4);
+    const h = await sameHead(B, [A], 60_000);
+    expect(h.height).toBe(4);
+    expect(A.output()).toMatch(/Synced to height 4 from 127\.0\.0\.1:\d+/);
+    expect((await head(A)).synced).toBe(true);
+    for (const l of [silent, stuck]) await l.waitClosed(40_000);
+    const timeouts = A.output().split('\n').filter((x) => x.includes('offense recorded') && x.includes('ETIMEOUT 24'));
+    expect(timeouts).toHaveLength(2);
+  }, 120_000);
+});

@@ -1,0 +1,86 @@
+// Transaction relay costs O(message), never O(mempool) (README "Peer budgets"): with a full mempool
+// whose whole-pool listings throw, offers, requests, pong samples and pushes are all answered from
+// the mempool's indexes, and they agree with what a whole-pool scan would give. A Txrep costs
+// admission (a signature check) only for what our Txreq asked for.
+import { describe, expect, it } from 'vitest';
+import { initKernel } from '../../ts/kernel/instance.js';
+import { capabilitiesOf } from '../../ts/p2p/dialect.js';
+import { Mempool } from '../../ts/mempool/mempool.js';
+import type { PendingTx } from '../../ts/mempool/pending.js';
+import type { MempoolService } from '../../ts/mempool/service.js';
+import type { Message } from '../../ts/p2p/messages.js';
+import type { SignedRequest } from '../../ts/mempool/admission.js';
+import type { WireTransaction } from '../../ts/p2p/tx_message.js';
+import type { Peer } from '../../ts/p2p/peer.js';
+import { TxRelay } from '../../ts/p2p/tx_relay.js';
+
+await initKernel();
+
+const CAPACITY = 10_000;
+
+function tx(originId: bigint, feeCode: number): PendingTx {
+  return {
+    hash: new Uint8Array(32).fill(Number(originId % 251n)), payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount: 1n },
+    originId, originAddress: new Uint8Array(20), pinHeight: 0, pinHash: new Uint8Array(32), nonceId: 1, feeCode, feeE8: BigInt(feeCode), signature: new Uint8Array(65),
+  };
+}
+
+/** A full mempool that refuses to be listed whole. */
+class Unlistable extends Mempool {
+  listed = false;
+  override all(): PendingTx[] { if (this.listed) throw new Error('a whole-pool scan'); return super.all(); }
+}
+
+function setup() {
+  const pool = new Unlistable(CAPACITY);
+  for (let i = 1; i <= CAPACITY; i++) pool.insert(tx(BigInt(i), 100 + (i % 50)), () => 10n ** 12n);
+  const everything = pool.all();
+  pool.listed = true;
+  const admitted: SignedRequest[] = [];
+  const add = async (r: SignedRequest) => { admitted.push(r); throw new Error('refused'); };
+  const service = { pool, minFeeCode: 100, add } as unknown as MempoolService;
+  const sent: Message[] = [];
+  const peer = { caps: capabilitiesOf({ major: 0, minor: 10, patch: 3 }), conn: { closed: false }, address: 'test', send: (m: Message) => sent.push(m) } as unknown as Peer;
+  return { pool, everything, relay: new TxRelay(service), sent, peer, admitted };
+}
+
+describe('TxRelay with a full mempool', () => {
+  it('answers a Txreq, requests offers, samples pongs and pushes without listing the mempool', () => {
+    const { everything, relay, sent, peer } = setup();
+    const id = (t: PendingTx) => ({ accountId: t.originId, pinHeight: 0, nonceId: 1 });
+    relay.answer(peer, { kind: 'Txreq', nonce: 5, ids: [id(everything[3]), { accountId: 10n ** 9n, pinHeight: 0, nonceId: 1 }] });
+    expect(sent.pop()).toMatchObject({ kind: 'Txrep', nonce: 5, txs: [{ feeCode: everything[3].feeCode }, null] });
+    // An offer of a held tx at a higher fee (a replacement), the same fee (not wanted) and a new id.
+    const held = everything[9];
+    relay.offered(peer, [{ id: id(held), feeCode: held.feeCode + 1 }, { id: id(everything[10]), feeCode: everything[10].feeCode }, { id: { accountId: 10n ** 9n, pinHeight: 0, nonceId: 2 }, feeCode: 120 }]);
+    expect(sent.pop()).toMatchObject({ kind: 'Txreq', ids: [id(held), { accountId: 10n ** 9n, nonceId: 2 }] });
+    const sample = relay.sample(peer, 100);
+    const top = new Set(everything.slice(0, 800).map((t) => t.originId));
+    expect(sample).toHaveLength(100);
+    for (const s of sample) expect(top.has(s.id.accountId)).toBe(true);
+    // The 10,000 entered since the last push, 800 a call, but those the peer is known to have (answered, offered at that fee, sampled).
+    for (let i = 0; i < 13; i++) relay.push([peer]);
+    expect(sent.every((m) => m.kind === 'Txnotify' && m.txids.length <= 800)).toBe(true);
+    const pushed = sent.flatMap((m) => (m.kind === 'Txnotify' ? m.txids.map((t) => t.id.accountId) : []));
+    const known = new Set([everything[3].originId, everything[10].originId, ...sample.map((s) => s.id.accountId)]);
+    const ascending = (xs: bigint[]) => xs.sort((a, b) => (a < b ? -1 : 1));
+    expect(ascending(pushed)).toEqual(ascending(everything.map((t) => t.originId).filter((a) => !known.has(a))));
+  });
+
+  it('admits only what our Txreq with that nonce asked for', async () => {
+    const { relay, sent, peer, admitted } = setup();
+    const id = (nonceId: number) => ({ accountId: 10n ** 9n, pinHeight: 0, nonceId });
+    const wire = (nonceId: number): WireTransaction => ({
+      id: id(nonceId), reserved: new Uint8Array(3), feeCode: 120,
+      payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount: 1n }, signature: new Uint8Array(65),
+    });
+    relay.offered(peer, [{ id: id(1), feeCode: 120 }]);
+    const req = sent.pop()!;
+    expect(req).toMatchObject({ kind: 'Txreq', ids: [id(1)] });
+    const nonce = (req as { nonce: number }).nonce;
+    relay.receive(peer, { kind: 'Txrep', legacy: false, nonce: nonce ^ 1, txs: [wire(1)] }); // not our request
+    relay.receive(peer, { kind: 'Txrep', legacy: false, nonce, txs: [wire(2), null, wire(1)] }); // 2 was not asked for
+    await new Promise((r) => setTimeout(r, 50));
+    expect(admitted.map((r) => r.nonceId)).toEqual([1]);
+  });
+});

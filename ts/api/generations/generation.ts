@@ -1,0 +1,133 @@
+// An API generation (clients.md §1–§3): the names, shapes, error numbers and envelopes one family
+// of real clients expects. A generation is data applied at the edge to the output of the one set
+// of views: key and value renames wherever they occur, reshapes of named types and of routes, route
+// aliases, an error-number table and the envelope forms. Values and schemas go through the same
+// tables (adaptValue / adaptSchema), so `/debug/json_schemas` and the tests' response validation
+// describe what the generation actually sends.
+import type { ErrorName } from '../../core/errors.js';
+import type { JsonSchema } from '../schema.js';
+import { schemaOf, validate } from '../schema.js';
+import type { NodeServices } from '../services.js';
+
+export type ApiName = 'contract' | '0.10' | '0.8';
+export const API_NAMES: ApiName[] = ['contract', '0.10', '0.8'];
+
+/** What a reshape may consult besides the value: the request it answers. */
+export interface ReshapeContext {
+  params: Record<string, string>;
+  node: NodeServices;
+}
+
+/** A shape transform: the value (already adapted inside) and its schema change together. */
+export interface Reshape {
+  value(v: any, ctx: ReshapeContext): any;
+  schema(s: JsonSchema): JsonSchema;
+}
+
+export interface RouteRule {
+  /** Paths this generation serves the route at, instead of the contract path. */
+  paths?: string[];
+  /** Parameters fixed for every path of this rule (0.8 `/account/richlist` = richlist of token 0). */
+  fixedParams?: Record<string, string>;
+  reshape?: Reshape;
+  /**
+   * 'bare': `data` is sent without the envelope (0.8 `/peers/banned` …); 'text': `data` is a
+   * string sent as is (0.8 `/tools/janushash_number`, a `%.20e` number).
+   */
+  envelope?: 'bare' | 'text';
+  /** Void success sent as `{code: 0, data: <void form>}` (0.10 `/debug/fakemine`, `/debug/rollback`). */
+  voidInData?: boolean;
+  /** Not served in this generation. */
+  absent?: boolean;
+  /** This error of the route is a success with `data` null here (0.8 `/chain/signed_snapshot`). */
+  nullOn?: ErrorName;
+}
+
+export interface Generation {
+  name: ApiName;
+  /** Object keys renamed wherever they occur in a reply. */
+  keys: Record<string, string>;
+  /** String values renamed under these keys (`type: coinTransfer` → `wartTransfer`). */
+  values: Record<string, Record<string, string>>;
+  /** Named types reshaped after their members are adapted. */
+  types: Record<string, Reshape>;
+  /** By contract `METHOD path`. */
+  routes: Record<string, RouteRule>;
+  /** Error numbers that differ, by error name (clients.md §1.1). */
+  errorCodes: Record<string, number>;
+  /** How the error text is written. */
+  errorText(text: string): string;
+  /** The body of a void success (clients.md §1). */
+  voidReply: Record<string, unknown>;
+}
+
+/** The value `v` of contract schema `s` as generation `g` sends it. */
+export function adaptValue(g: Generation, s: JsonSchema, v: any, ctx: ReshapeContext): any {
+  if (typeof s.$ref === 'string') {
+    const inner = adaptValue(g, schemaOf(s.$ref), v, ctx);
+    const t = g.types[s.$ref];
+    return t ? t.value(inner, ctx) : inner;
+  }
+  const variants = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
+  if (variants) {
+    const branch = variants.find((b) => validate(b, v).length === 0);
+    return branch ? adaptValue(g, branch, v, ctx) : v;
+  }
+  if (Array.isArray(v)) {
+    if (Array.isArray(s.prefixItems)) return v.map((x, i) => adaptValue(g, (s.prefixItems as JsonSchema[])[i], x, ctx));
+    return typeof s.items === 'object' ? v.map((x) => adaptValue(g, s.items as JsonSchema, x, ctx)) : v;
+  }
+  if (typeof v === 'object' && v !== null && typeof v !== 'bigint') {
+    const props = (s.properties ?? {}) as Record<string, JsonSchema>;
+    const extra = typeof s.additionalProperties === 'object' ? (s.additionalProperties as JsonSchema) : null;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const ps = props[k] ?? extra;
+      let y = ps ? adaptValue(g, ps, x, ctx) : x;
+      if (typeof y === 'string' && g.values[k]?.[y] !== undefined) y = g.values[k][y];
+      out[extra && !props[k] ? k : g.keys[k] ?? k] = y;
+    }
+    return out;
+  }
+  return v;
+}
+
+/** Contract schema `s` as generation `g` sends it; `$ref`s stay by name (see adaptedType). */
+export function adaptSchema(g: Generation, s: JsonSchema): JsonSchema {
+  if (typeof s.$ref === 'string') return s;
+  const out: JsonSchema = { ...s };
+  for (const k of ['anyOf', 'oneOf', 'prefixItems'] as const) {
+    if (Array.isArray(s[k])) out[k] = (s[k] as JsonSchema[]).map((b) => adaptSchema(g, b));
+  }
+  if (typeof s.items === 'object') out.items = adaptSchema(g, s.items as JsonSchema);
+  if (typeof s.additionalProperties === 'object') out.additionalProperties = adaptSchema(g, s.additionalProperties as JsonSchema);
+  if (s.properties) {
+    const props: Record<string, JsonSchema> = {};
+    for (const [k, p] of Object.entries(s.properties as Record<string, JsonSchema>)) props[g.keys[k] ?? k] = adaptSchema(g, p);
+    out.properties = props;
+    out.required = (s.required as string[]).map((k) => g.keys[k] ?? k);
+  }
+  return out;
+}
+
+/** Named type `name` as generation `g` sends it. */
+export function adaptedType(g: Generation, name: string): JsonSchema {
+  const s = adaptSchema(g, schemaOf(name));
+  return g.types[name]?.schema(s) ?? s;
+}
+
+/** Renames one key of an object value, keeping the others. */
+export function renameKey(o: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) out[k === from ? to : k] = v;
+  return out;
+}
+
+/** The same for an object schema. */
+export function renameSchemaKey(s: JsonSchema, from: string, to: string): JsonSchema {
+  return {
+    ...s,
+    properties: renameKey(s.properties as Record<string, unknown>, from, to),
+    required: (s.required as string[]).map((k) => (k === from ? to : k)),
+  };
+}

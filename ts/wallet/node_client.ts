@@ -1,0 +1,59 @@
+// The wallet's only channel to a node: its HTTP JSON interface (http-api.md). Every answer is an
+// envelope `{code:0,data}` or `{code,error}`; a refusal surfaces as NodeRefusal with the node's code
+// and text, an unreachable node or a non-JSON answer as a wallet error (EHTTPREQUEST, EINVJSON).
+import { NodeError } from '../core/errors.js';
+import { readJson } from '../core/json.js';
+
+/** The node answered with an error envelope. */
+export class NodeRefusal extends Error {
+  constructor(readonly code: number, readonly text: string, readonly route: string) {
+    super(`the node refused ${route}: error ${code}: ${text}`);
+  }
+}
+
+/** Bounds one request, so a node that accepts but never answers cannot hang the wallet. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export class NodeClient {
+  readonly base: string;
+
+  constructor(url: string) {
+    let u: URL;
+    try { u = new URL(url); } catch { throw new NodeError('EINV_ARGS', `--node '${url}' is not a URL (example: http://127.0.0.1:3000)`); }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new NodeError('EINV_ARGS', `--node '${url}' must be an http:// URL`);
+    this.base = url.replace(/\/+$/, '');
+  }
+
+  get<T = any>(path: string): Promise<T> {
+    return this.request<T>('GET', path);
+  }
+
+  post<T = any>(path: string, body: string): Promise<T> {
+    return this.request<T>('POST', path, body);
+  }
+
+  /** The whole envelope of a successful answer (POST /transaction/add may put `txHash` beside `data`). */
+  async request<T>(method: string, path: string, body?: string, whole = false): Promise<T> {
+    const route = `${method} ${path}`;
+    let text: string;
+    try {
+      const res = await fetch(this.base + path, {
+        method, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      });
+      text = await res.text();
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? (e as Error).message;
+      throw new NodeError('EHTTPREQUEST', `cannot reach the node at ${this.base} (${why}). Is a node running there? ` +
+        'Start one with `wartnode` (or `node dist/node.mjs --regtest`), or give its address with --node http://IP:PORT');
+    }
+    let reply: any;
+    try { reply = readJson(text); } catch { reply = null; }
+    if (typeof reply !== 'object' || reply === null || typeof reply.code !== 'number') {
+      throw new NodeError('EINVJSON', `${this.base} answered ${route} with something that is not a node's JSON reply: ${text.slice(0, 200)}`);
+    }
+    if (reply.code !== 0) throw new NodeRefusal(reply.code, String(reply.error ?? ''), route);
+    return (whole ? reply : reply.data) as T;
+  }
+}
