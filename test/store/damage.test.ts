@@ -2,7 +2,7 @@
 // refuses to start with one line naming the damage and exit code 1, and `--reindex` rebuilds from
 // the stored blocks exactly the state a clean replay of them gives. Clear start-up failures for a
 // data directory in use or unreadable. Real classic-level, real files damaged on disk.
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmod, cp, mkdtemp, readFile, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,15 +32,17 @@ async function copy(): Promise<string> {
   return d;
 }
 
-function run(dir: string, args: string[] = [], opts: SpawnSyncOptions = {}) {
-  const r = spawnSync(process.execPath, [BIN, '--regtest', '--isolated', '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...args],
-    { encoding: 'utf8', timeout: 20_000, ...opts });
+/** Runs the node on `dir` to its exit, under `wrapper` (a command prefix) when one is given. */
+function run(dir: string, wrapper: string[] = []) {
+  const argv = [process.execPath, BIN, '--regtest', '--isolated', '--rpc=127.0.0.1:0', `--datadir=${dir}`];
+  const [command, ...rest] = [...wrapper, ...argv];
+  const r = spawnSync(command, rest, { encoding: 'utf8', timeout: 20_000 });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
 /** The node refuses to start: exit 1, one error line matching `cause`, no stack trace. */
-function expectRefusal(dir: string, cause: RegExp, opts: SpawnSyncOptions = {}): string {
-  const r = run(dir, [], opts);
+function expectRefusal(dir: string, cause: RegExp, wrapper: string[] = []): string {
+  const r = run(dir, wrapper);
   expect(r.status, r.output).toBe(1);
   const errors = r.output.split('\n').filter((l) => l.includes('[error]'));
   expect(errors, r.output).toHaveLength(1);
@@ -168,11 +170,12 @@ describe('clear start-up failures', () => {
 
   it('an unreadable data directory: one line naming permissions, exit 1', async () => {
     const d = await copy();
-    const asRoot = process.getuid?.() === 0;
-    // Root reads everything: the node then runs as an unprivileged user on a root-only directory.
-    if (asRoot) await chmod(d, 0o700); else await chmod(join(d, 'db'), 0);
+    await chmod(join(d, 'db'), 0);
+    // Root reads everything: it then runs the node without capabilities (util-linux setpriv), so the
+    // mode-0 directory refuses it as it would any user. The node's own files stay readable.
+    const wrapper = process.getuid?.() === 0 ? ['setpriv', '--inh-caps=-all', '--bounding-set=-all', '--'] : [];
     try {
-      expectRefusal(d, /no permission to use data directory/, asRoot ? { uid: 65534, gid: 65534 } : {});
-    } finally { await chmod(asRoot ? d : join(d, 'db'), 0o755); }
+      expectRefusal(d, /no permission to use data directory/, wrapper);
+    } finally { await chmod(join(d, 'db'), 0o755); }
   });
 });
