@@ -5,7 +5,8 @@
 import type { ChainReadState } from '../../chain/read_view.js';
 import { PowVersion, powVersionAt } from '../../consensus/params.js';
 import { toHex } from '../../core/hex.js';
-import { powInfo } from '../../kernel/pow.js';
+import { Lru } from '../../core/lru.js';
+import { powInfo, type PowInfo } from '../../kernel/pow.js';
 import { bool, hexStr, int, named, num, obj, type Infer } from '../schema.js';
 import { Timepoint, timepoint } from './time.js';
 
@@ -27,15 +28,23 @@ export const HeaderUnixTime = named('HeaderUnixTime', obj({
 
 const word = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 
+/**
+ * The PoW values of recently viewed headers, by block hash: a VerusHash key generation per view
+ * was a fifth of `/chain/block/:id`'s time (issue 12), and a hash fixes its header.
+ */
+const POW = new Lru<string, PowInfo>(4096);
+
 /** What both forms share, for block `height` of `chain`. */
 function facts(chain: ChainReadState, height: number) {
   const raw = chain.rawHeaderAt(height);
   const h = chain.headerAt(height);
   const v22 = powVersionAt(chain.params, height) === PowVersion.Janus8; // VerusHash v2.2 (§3.8)
-  const pow = powInfo(raw, v22);
+  const hash = toHex(chain.hashAt(height));
+  let pow = POW.get(hash);
+  if (!pow) POW.set(hash, pow = powInfo(raw, v22));
   return {
     fields: {
-      hash: toHex(chain.hashAt(height)), prevHash: toHex(h.prevHash), merkleroot: toHex(h.merkleRoot),
+      hash, prevHash: toHex(h.prevHash), merkleroot: toHex(h.merkleRoot),
       nonce: word(h.nonce), version: word(h.version), target: word(h.target), raw: toHex(raw),
     },
     timestamp: h.timestamp,
