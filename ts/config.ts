@@ -20,6 +20,8 @@ export interface Config {
   bind?: Endpoint;
   /** Peers to connect to (`--connect`), replacing the network's seed list (p2p.md §1.2). */
   connect?: Endpoint[];
+  /** `--seeds`: dial the network's built-in seed peers (p2p/seeds.ts); never without being asked. */
+  seeds?: boolean;
   /** `--isolated`: no peer-to-peer connections at all. */
   isolated?: boolean;
   /** `--debug`: also log debug lines (refused and aborted HTTP requests). */
@@ -60,7 +62,10 @@ Usage: wartnode [options]
   -r, --rpc=IP:PORT     JSON RPC endpoint (default 127.0.0.1:3000, testnet :3100, regtest :3200)
   -b, --bind=IP:PORT    P2P listen endpoint (default 0.0.0.0:9186, testnet :9286, regtest :9386)
   -C, --connect=IP:PORT,...
-                        peers to connect to, replacing the built-in seed list
+                        peers to connect to (always retried); replaces the seed list
+      --seeds           dial the network's built-in seed peers (the reference's lists).
+                        Without --seeds or --connect the node dials no one: it only
+                        accepts inbound peers
       --isolated        no peer-to-peer connections in or out
       --ws-port=PORT    also accept peers (browser nodes) over WebSocket on PORT, all interfaces
       --ws-bind-localhost
@@ -108,7 +113,7 @@ export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homed
   const given = new Map<string, string | true>();
   const takesValue = new Set(['rpc', 'minfee', 'datadir', 'bind', 'connect', 'publicrpc', 'stratum', 'ws-port', 'ws-tls-cert', 'ws-tls-key', 'api']);
   const short: Record<string, string> = { r: 'rpc', h: 'help', V: 'version', b: 'bind', C: 'connect' };
-  const known = new Set([...takesValue, 'testnet', 'regtest', 'isolated', 'debug', 'ban-loopback', 'enable-public', 'ws-bind-localhost', 'ws-x-forwarded-for', 'reindex', 'help', 'version']);
+  const known = new Set([...takesValue, 'testnet', 'regtest', 'isolated', 'seeds', 'debug', 'ban-loopback', 'enable-public', 'ws-bind-localhost', 'ws-x-forwarded-for', 'reindex', 'help', 'version']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     let name: string, value: string | undefined;
@@ -198,6 +203,7 @@ export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homed
     config.stratum = e;
   }
   if (given.has('isolated')) config.isolated = true;
+  if (given.has('seeds')) config.seeds = true;
   if (given.has('ban-loopback')) config.banLoopback = true;
   if (given.has('reindex')) config.reindex = true;
   if (given.has('debug')) config.debug = true;

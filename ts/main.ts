@@ -24,6 +24,7 @@ import { networkParams } from './consensus/params.js';
 import { toHex } from './core/hex.js';
 import { NODE_VERSION, COMMIT } from './version.js';
 import { P2PNode } from './p2p/service.js';
+import { dialPlanLine, pinnedPeers } from './p2p/seeds.js';
 
 // Installed first, so a signal that arrives during start-up still shuts down cleanly.
 const shutdownRequested = new Promise<string>((resolve) => {
@@ -100,7 +101,7 @@ async function main(): Promise<number> {
     store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize: () => databaseSize(dbPath) },
     db,
     chain,
-    // Isolated or without peers, the node's own chain is the network's.
+    // Isolated, the node's own chain is the network's (P2PNode.synced otherwise).
     synced: () => p2p?.synced() ?? true,
     p2p: () => p2p,
     now: () => Math.floor(Date.now() / 1000),
@@ -168,7 +169,7 @@ async function main(): Promise<number> {
     const p2pText = `${bind.host}:${bind.port}`;
     try {
       p2p = await P2PNode.start({
-        network: config.network, bind, connect: config.connect ?? [], chain, mempool: node.mempool, log,
+        network: config.network, bind, connect: pinnedPeers(config.network, config.connect, !!config.seeds), chain, mempool: node.mempool, log,
         db, banLoopback: config.banLoopback, ws: config.ws,
       });
     } catch (e) {
@@ -180,6 +181,7 @@ async function main(): Promise<number> {
     }
     streams.attachPeers(p2p.manager);
     log.info(`P2P endpoint is ${bind.host}:${p2p.endpoint!.port}.`);
+    log.info(dialPlanLine(config.network, config.connect, !!config.seeds));
     if (p2p.ws) log.info(`WebSocket P2P endpoint is ${config.ws!.tls ? 'wss' : 'ws'}://${config.ws!.host}:${p2p.ws.port}.`);
   }
 

@@ -26,6 +26,16 @@ import { WsListener, type WsListenOptions } from './transport/ws.js';
 const ANNOUNCE_DELAY_MS = 20;
 /** How often new mempool transactions are pushed to peers. */
 const TX_PUSH_MS = 500;
+/** How often a mainnet or testnet node without peers says so (issue 9: "every minute"). */
+const NO_PEER_LOG_MS = 60_000;
+
+/** What a node without peers tells its user: why it cannot sync and how to give it peers. */
+export function noPeersLine(network: NetworkName, pinned: number): string {
+  const how = pinned > 0
+    ? `none of the ${pinned} pinned peers answers (still retrying); add others with --connect=IP:PORT,...`
+    : `give it one with --connect=IP:PORT,... or dial the built-in seed list with --seeds`;
+  return `No peers: the ${network} node cannot sync and reports synced: false; ${how}`;
+}
 
 export interface P2PLog { info(line: string): void; warn(line: string): void }
 
@@ -43,6 +53,8 @@ export interface P2POptions {
   banLoopback?: boolean;
   /** Also accept peers over WebSocket (`--ws-port`). */
   ws?: WsListenOptions;
+  /** How often the absence of peers is logged (default every minute; tests shorten it). */
+  noPeerLogMs?: number;
 }
 
 export class P2PNode implements PeerHost {
@@ -57,6 +69,7 @@ export class P2PNode implements PeerHost {
   ws: WsListener | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly pushTimer: NodeJS.Timeout;
+  private readonly noPeerTimer: NodeJS.Timeout;
   private stopped = false;
   private readonly peerDb: PeerDb | null;
   private readonly startedMs = Date.now();
@@ -79,6 +92,15 @@ export class P2PNode implements PeerHost {
       this.sync.chainChanged(e);
     });
     this.pushTimer = setInterval(() => this.relay.push(this.manager.initialized()), TX_PUSH_MS);
+    this.noPeerTimer = setInterval(() => {
+      if (this.alone()) log.info(noPeersLine(opts.network, opts.connect.length));
+    }, opts.noPeerLogMs ?? NO_PEER_LOG_MS);
+    this.noPeerTimer.unref();
+  }
+
+  /** A mainnet or testnet node without a peer cannot know the network's chain (regtest is local). */
+  private alone(): boolean {
+    return this.opts.network !== 'regtest' && this.manager.initialized().length === 0;
   }
 
   /** Listens, then dials the pinned peers. Throws when the listen address cannot be bound. */
@@ -91,20 +113,25 @@ export class P2PNode implements PeerHost {
     } catch (e) {
       node.manager.stop();
       clearInterval(node.pushTimer);
+      clearInterval(node.noPeerTimer);
       throw e;
     }
     node.manager.start();
     return node;
   }
 
-  /** Synced: no connected peer announces more work than the local chain (p2p.md §3.4). */
+  /**
+   * Synced: no connected peer announces more work than the local chain (p2p.md §3.4), and on
+   * mainnet or testnet there is at least one peer to compare with.
+   */
   synced(): boolean {
-    return !this.sync.behind;
+    return !this.sync.behind && !this.alone();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.pushTimer);
+    clearInterval(this.noPeerTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.sync.stop();
     this.ws?.close();
