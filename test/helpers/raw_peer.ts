@@ -21,9 +21,10 @@ export class RawPeer {
   }
   ready(): Promise<void> { return new Promise((r) => this.socket.once('connect', () => r())); }
   write(b: Uint8Array): void { this.socket.write(b); }
-  async handshake(version = OUR_VERSION): Promise<void> {
+  /** The connector's side of the handshake, claiming `listenPort` (0: none, as browser nodes). */
+  async handshake(version = OUR_VERSION, listenPort = 0): Promise<void> {
     await this.ready();
-    this.write(connectorHello('regtest', version, 0));
+    this.write(connectorHello('regtest', version, listenPort));
     await waitFor('the acceptor reply', async () => this.received.length >= REPLY_SIZE, 5_000);
     this.write(new Uint8Array([0]));
     this.received = this.received.slice(REPLY_SIZE);

@@ -91,7 +91,9 @@ export class Connection {
   get receivingType(): number | null { return this.decoder.partialType; }
   get address(): string { return `${this.host}:${this.port}`; }
   /** The peer's listen address: the dialled one, or the IP and the port an inbound peer claimed. */
-  get listenAddress(): string { return `${this.host}:${this.inbound ? (this.handshake.peerListenPort ?? this.port) : this.port}`; }
+  /** The port the peer listens on: the one dialled, or the one an inbound peer claimed. */
+  get listenPort(): number { return this.inbound ? (this.handshake.peerListenPort ?? this.port) : this.port; }
+  get listenAddress(): string { return `${this.host}:${this.listenPort}`; }
 
   /** Frames and queues a message; closes with EBUFFERFULL when the peer does not read (§1.5). */
   send(type: number, payload: Uint8Array): void {

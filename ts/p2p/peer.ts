@@ -49,6 +49,11 @@ export interface PeerHost {
   verifyRollback(peer: Peer, s: VerifiedSnapshot): void;
   /** The peer pinged us (its priority is recorded): a Leader message may be due (§3.6). */
   pinged(peer: Peer): void;
+  /**
+   * The ping nonce arriving here is one we sent on another connection: both are ends of one
+   * connection to ourselves (through a proxy, a NAT or our own public address). True: handled.
+   */
+  ownPing(peer: Peer, nonce: number): boolean;
   closed(peer: Peer, reason: CloseReason): void;
 }
 
@@ -271,7 +276,11 @@ export class Peer {
     this.send(msg);
   }
 
+  /** The nonce of our ping awaiting its pong, if any. */
+  get pingNonce(): number | null { return this.ping?.msg.nonce ?? null; }
+
   private onPing(m: PingMsg, now: number): void {
+    if (this.host.ownPing(this, m.nonce)) return;
     if (now - this.lastPingReceived < TIMER.minPingSpacing) fail('EMSGFLOOD', 'pings less than 5 s apart');
     this.lastPingReceived = now;
     if (m.ndiscard !== 0) fail('ERTCDISCARD_FA');

@@ -111,9 +111,16 @@ export class PeerManager {
 
   byId(id: number): Peer | undefined { return [...this.peers].find((p) => p.id === id); }
 
-  /** Up to `n` verified addresses, sampled uniformly (§4.1). */
-  sampleVerified(n: number): PeerAddress[] {
-    const all = this.schedule.verified().filter((e) => isIPv4(e.host));
+  /**
+   * Up to `n` verified addresses, sampled uniformly (§4.1); never the asking peer's own address
+   * (the reference dials what it is given, itself included): no address at its IP, or on loopback,
+   * where many nodes share one IP, not its listen address.
+   */
+  sampleVerified(n: number, asking?: Peer): PeerAddress[] {
+    const own = asking ? plainIp(asking.conn.host) : null;
+    const ownPort = asking?.conn.listenPort;
+    const all = this.schedule.verified()
+      .filter((e) => isIPv4(e.host) && !(e.host === own && (!isLoopback(e.host) || e.port === ownPort)));
     for (let i = all.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [all[i], all[j]] = [all[j], all[i]];
@@ -126,6 +133,23 @@ export class PeerManager {
     if (this.stopped || a.port === 0 || !isIPv4(a.ip)) return;
     const self = a.port === this.listenPort && (isLoopback(a.ip) || a.ip === this.listenHost || this.listenHost === '0.0.0.0');
     if (!self) this.schedule.add({ host: a.ip, port: a.port }, false);
+  }
+
+  /**
+   * A ping we sent on another connection arrived on `peer`: the two are the ends of one
+   * connection to ourselves. Both close (no offense), and the address dialled is never dialled again.
+   */
+  selfConnection(peer: Peer, nonce: number): boolean {
+    const twin = [...this.peers].find((p) => p !== peer && p.pingNonce === nonce);
+    if (!twin) return false;
+    for (const p of [peer, twin]) {
+      const target = this.outbound.get(p);
+      if (!target) continue;
+      this.schedule.forgetSelf(target);
+      this.opts.log.info(`${target.address} is this node itself: closed, and not dialled again`);
+    }
+    for (const p of [peer, twin]) p.close(new NodeError('EDUPLICATECONNECTION', 'a connection to ourselves'));
+    return true;
   }
 
   stop(): void {

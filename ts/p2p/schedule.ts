@@ -2,7 +2,10 @@
 // connected-verified or a disconnected-verified entry with a timer. Whenever the earliest timer is
 // due, every due entry gets a connection attempt (no fixed number of outbound connections). The
 // address book (entries, verified or not) is kept in the peers' records (peer_db.ts), so a restarted
-// node dials its known peers again (§4.1 "loads recently seen peers").
+// node dials its known peers again (§4.1 "loads recently seen peers"). No IP is dialled twice within
+// 30 s: the reference admits one new connection per IP per 30 s (mainnet.md §5.2, ECONNRATELIMIT), so
+// an earlier redial would only be refused; loopback is exempt there, and here.
+import { isLoopback } from './bans.js';
 import type { PeerEndpoint } from './network.js';
 import type { PeerDb } from './peer_db.js';
 
@@ -12,6 +15,8 @@ const DUPLICATE_DELAY_MS = 10 * 60_000;  // closed as a duplicate or evicted
 const BAN_DELAY_MS = 20 * 60_000;        // closed with a banning error
 const RECONNECT_MS = 500;                // otherwise (reference: 0 s; a short pause avoids a busy loop)
 const MAX_DISCONNECTED_VERIFIED = 1000;
+const PER_IP_MS = 30_000;                // one dial per non-loopback IP per 30 s
+const MAX_SELF = 64;                     // addresses found to be this node itself
 
 export interface ScheduleEntry extends PeerEndpoint {
   address: string;
@@ -33,6 +38,10 @@ export type ScheduleView = { connectedVerified: ScheduleEntry[]; disconnectedVer
 
 export class ConnectionSchedule {
   private readonly entries = new Map<string, ScheduleEntry>();
+  /** When each non-loopback IP was last dialled (only the last 30 s are kept). */
+  private readonly lastDialMs = new Map<string, number>();
+  /** Addresses that turned out to reach this node itself: never added again. */
+  private readonly self = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private started = false;
   private stopped = false;
@@ -55,6 +64,7 @@ export class ConnectionSchedule {
   /** Adds a new address as a feeler, due at once (pinned: kept for ever). Returns the entry. */
   add(ep: PeerEndpoint, pinned: boolean, persist = true): ScheduleEntry | null {
     const address = `${ep.host}:${ep.port}`;
+    if (this.self.has(address)) return null;
     const known = this.entries.get(address);
     if (known) { known.pinned ||= pinned; return known; }
     const e: ScheduleEntry = {
@@ -118,6 +128,14 @@ export class ConnectionSchedule {
     if (e.backoffMs < BACKOFF_GROWS_BELOW_MS) e.backoffMs *= 2;
   }
 
+  /** The address reaches this node itself (peer_manager.ts selfConnection): forgotten for good. */
+  forgetSelf(e: ScheduleEntry): void {
+    this.entries.delete(e.address);
+    this.db?.deletePeer(e.address);
+    this.self.add(e.address);
+    if (this.self.size > MAX_SELF) this.self.delete(this.self.values().next().value!);
+  }
+
   /** Starts dialling: due entries get their attempts from now on. */
   start(): void {
     this.started = true;
@@ -158,8 +176,14 @@ export class ConnectionSchedule {
   private fire(): void {
     this.timer = null;
     const now = this.now();
+    for (const [ip, at] of this.lastDialMs) if (now - at >= PER_IP_MS) this.lastDialMs.delete(ip);
     for (const e of [...this.entries.values()]) {
       if (e.dueAtMs === null || e.dueAtMs > now) continue;
+      if (!isLoopback(e.host)) {
+        const last = this.lastDialMs.get(e.host);
+        if (last !== undefined) { e.dueAtMs = last + PER_IP_MS; continue; }
+        this.lastDialMs.set(e.host, now);
+      }
       e.dueAtMs = null; // paused until the attempt ends
       this.dial(e);
     }

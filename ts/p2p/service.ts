@@ -185,8 +185,12 @@ export class P2PNode implements PeerHost {
     return this.relay.sample(peer, max);
   }
 
-  pongAddresses(_peer: Peer, max: number): PeerAddress[] {
-    return this.manager.sampleVerified(max);
+  pongAddresses(peer: Peer, max: number): PeerAddress[] {
+    return this.manager.sampleVerified(max, peer);
+  }
+
+  ownPing(peer: Peer, nonce: number): boolean {
+    return this.manager.selfConnection(peer, nonce);
   }
 
   learned(_peer: Peer, addresses: PeerAddress[]): void {
