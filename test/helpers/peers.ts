@@ -1,5 +1,7 @@
 // Multi-node helpers: regtest nodes with P2P on a free loopback port, blocks mined with real proof
 // of work over HTTP (GET /chain/mine → solve → POST /chain/append, as a miner does), and polling.
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { toHex } from '../../ts/core/hex.js';
 import { solve, type MiningTask } from '../../ts/miner/cpu_miner.js';
 import { startNode, type TestNode } from './node.js';
@@ -9,6 +11,19 @@ export function startPeerNode(connect: TestNode[] = [], dataDir?: string, extra:
   const args = ['--regtest', ...(extra.some((a) => a.startsWith('--bind')) ? [] : ['--bind=127.0.0.1:0']), ...extra];
   if (connect.length) args.push(`--connect=${connect.map((n) => n.p2p).join(',')}`);
   return startNode(args, dataDir);
+}
+
+/**
+ * `n` distinct free loopback ports, ascending. Two nodes that dialled each other keep the connection
+ * the lower listen port dialled (peer_manager.ts mutualDial): tests that need a given side's
+ * outbound connection to stay choose its port with this.
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = Array.from({ length: n }, () => createServer().listen(0, '127.0.0.1'));
+  await Promise.all(servers.map((s) => once(s, 'listening')));
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports.sort((a, b) => a - b);
 }
 
 /** Mines `n` blocks paying `address` on `node`, each with a valid proof of work. */

@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { removeDir, type TestNode } from '../helpers/node.js';
-import { mine, sameHead, startPeerNode, waitFor } from '../helpers/peers.js';
+import { freePorts, mine, sameHead, startPeerNode, waitFor } from '../helpers/peers.js';
 import { TestWallet } from '../helpers/wallet.js';
 
 await initKernel();
@@ -17,10 +17,12 @@ let A: TestNode, B: TestNode, C: TestNode;
 const all = () => [A, B, C];
 
 beforeAll(async () => {
-  A = await startPeerNode([], undefined, ['--ban-loopback']);
+  // A listens on the highest port: the pinned connections B→A and C→A stay when A dials back (mutualDial).
+  const [pb, pc, pa] = await freePorts(3);
+  A = await startPeerNode([], undefined, ['--ban-loopback', `--bind=127.0.0.1:${pa}`]);
   await mine(A, MINER.addressText, 3);
-  B = await startPeerNode([A]);
-  C = await startPeerNode([A]);
+  B = await startPeerNode([A], undefined, [`--bind=127.0.0.1:${pb}`]);
+  C = await startPeerNode([A], undefined, [`--bind=127.0.0.1:${pc}`]);
   await sameHead(A, [B, C]);
 });
 
@@ -155,7 +157,7 @@ describe('restarts', () => {
     expect(await A.data('/peers/offenses/1')).toEqual(offensesBefore);
     // B restarts without --connect: it dials A again from its address book.
     await B.stop();
-    B = await startPeerNode([], B.dataDir);
+    B = await startPeerNode([], B.dataDir, [`--bind=${B.p2p}`]);
     await waitFor('B to reconnect to A', async () => (await B.data('/peers/connection_schedule')).connectedVerified
       .some((e: any) => e.schedule.address === A.p2p), 20_000);
     await mine(A, MINER.addressText, 1);

@@ -117,7 +117,7 @@ describe('a node that was not asked to dial anyone', () => {
 
   it('dials no one, and on testnet answers synced: false in /chain/head and /chain/mine', async () => {
     node = await startNode(['--testnet', '--bind=127.0.0.1:0']);
-    expect(node.output()).toMatch(/Dialling no peers \(neither --connect nor --seeds given\)/);
+    await waitFor('the dial plan line', async () => /Dialling no peers \(neither --connect nor --seeds given\)/.test(node.output()));
     expect((await node.data('/chain/head')).synced).toBe(false);
     const address = (await node.data('/tools/wallet/new')).address as string;
     expect((await node.data(`/chain/mine/${address}`)).synced).toBe(false);

@@ -2,31 +2,21 @@
 // dials whatever a pong lists, itself included). A connection to ourselves is recognised by our own
 // ping arriving on it (the handshake has no node nonce), closed without offense, and its address
 // is never dialled again.
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { NO_PRIORITY } from '../../ts/p2p/elements.js';
 import type { Message } from '../../ts/p2p/messages.js';
 import { removeDir, type TestNode } from '../helpers/node.js';
-import { startPeerNode, waitFor } from '../helpers/peers.js';
+import { freePorts, startPeerNode, waitFor } from '../helpers/peers.js';
 import { RawPeer } from '../helpers/raw_peer.js';
 
 await initKernel();
 const nodes: TestNode[] = [];
 afterAll(async () => { for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); } });
 
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 describe('a connection to ourselves', () => {
   it('is closed when our own ping arrives, and the address is not dialled again', async () => {
-    const port = await freePort();
+    const [port] = await freePorts(1);
     const n = await startPeerNode([], undefined, [`--bind=127.0.0.1:${port}`, `--connect=127.0.0.1:${port}`]);
     nodes.push(n);
     await waitFor('the self-connection to be recognised', async () => n.output().includes(`127.0.0.1:${port} is this node itself`), 30_000);
@@ -51,7 +41,9 @@ describe('pong addresses', () => {
       const v: string[] = await A.data('/tools/sample_verified_peers/10');
       return v.includes(B.p2p!) && v.includes(C.p2p!);
     });
-    // A raw peer claiming B's listen address asks A for addresses: C's, never B's.
+    // B goes away; a raw peer at B's address (it claims B's listen port) asks A for addresses:
+    // it gets C's, never its own.
+    await B.stop();
     const raw = new RawPeer(A.p2p!);
     try {
       await raw.handshake(undefined, Number(B.p2p!.split(':')[1]));

@@ -219,10 +219,12 @@ export class PeerManager {
   /** Registration after the handshake: one connection per non-loopback IP, eviction at 200 (§4.3). */
   private handshaken(peer: Peer): void {
     const ip = plainIp(peer.conn.host);
-    const others = this.connected().filter((p) => p !== peer);
     const target = this.outbound.get(peer);
     if (target) this.schedule.connected(target); // verified, even if dropped as a duplicate (§4.1)
     else if (peer.conn.peerListenPort && peer.conn.transport === 'tcp') this.learn({ ip, port: peer.conn.peerListenPort });
+    const loser = this.mutualDial(peer);
+    if (loser === peer) return;
+    const others = this.connected().filter((p) => p !== peer && p !== loser);
     if (!isLoopback(ip) && others.some((p) => plainIp(p.conn.host) === ip)) {
       return peer.close(new NodeError('EDUPLICATECONNECTION'));
     }
@@ -234,6 +236,23 @@ export class PeerManager {
     this.opts.log.info(`Connected ${peer.conn.inbound ? 'from' : 'to'} peer ${peer.address} (#${peer.id}, version ${versionText(v)})`);
     this.announced.add(peer);
     this.notify({ kind: 'connected', peer });
+  }
+
+  /**
+   * Two nodes that dialled each other hold two connections: the one dialled by the node with the
+   * lower listen port stays, on both sides alike (each knows both ports), and the other is closed
+   * (no offense). Returns the connection closed, if any.
+   */
+  private mutualDial(peer: Peer): Peer | null {
+    const c = peer.conn;
+    if (c.transport !== 'tcp' || c.listenPort === this.listenPort) return null;
+    const twin = this.connected().find((p) => p !== peer && p.conn.transport === 'tcp' && p.conn.inbound !== c.inbound
+      && plainIp(p.conn.host) === plainIp(c.host) && p.conn.listenPort === c.listenPort);
+    if (!twin) return null;
+    const oursStays = this.listenPort < c.listenPort; // the connection we dialled stays
+    const loser = c.inbound === oursStays ? peer : twin;
+    loser.close(new NodeError('EDUPLICATECONNECTION', 'both nodes dialled each other: the connection dialled by the lower listen port stays'));
+    return loser;
   }
 
   /** Called by the host when a connection has closed: offense record, reconnect schedule. */
