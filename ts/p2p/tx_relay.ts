@@ -186,8 +186,9 @@ export class TxRelay {
   receive(peer: Peer, m: TxrepMsg): void {
     const st = this.state(peer);
     const now = Date.now();
-    const asked = new Set(st.requests.get(m.nonce)?.keys);
-    this.answered(st, m.nonce);
+    const n = this.requestOf(st, m);
+    const asked = new Set(n === null ? [] : st.requests.get(n)!.keys);
+    if (n !== null) this.answered(st, n);
     const pool = this.mempool.pool;
     const fresh = m.txs.filter((t): t is WireTransaction => {
       if (t === null) return false;
@@ -273,6 +274,23 @@ export class TxRelay {
   }
 
   /** Our Txreq with this nonce was answered: its ids are no longer in flight (a later offer may ask again). */
+  /**
+   * The nonce of the Txreq `m` answers. 0.8.x answers with a fresh random nonce instead of the
+   * request's (recorded: test/vectors/p2p/ref-0.8.20-txrelay), so a legacy reply is matched by its
+   * transactions instead: the one request that asked for all of them.
+   */
+  private requestOf(st: PeerTxState, m: TxrepMsg): number | null {
+    if (st.requests.has(m.nonce)) return m.nonce;
+    if (!m.legacy) return null;
+    const keys = m.txs.filter((t): t is WireTransaction => t !== null).map((t) => keyOf(t.id, t.feeCode));
+    if (!keys.length) return null;
+    for (const [n, r] of st.requests) {
+      const asked = new Set(r.keys);
+      if (keys.every((k) => asked.has(k))) return n;
+    }
+    return null;
+  }
+
   private answered(st: PeerTxState, n: number): void {
     const r = st.requests.get(n);
     if (!r) return;
