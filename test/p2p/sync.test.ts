@@ -40,9 +40,18 @@ describe('three nodes', () => {
     expect(B.output()).toMatch(/Synced to height 200 from 127\.0\.0\.1:\d+/);
   });
 
-  it('new blocks on A are announced and follow', async () => {
-    await mine(A, MINER.addressText, 3);
+  it('new blocks on A are announced and follow; a following node logs each new block once', async () => {
+    for (let i = 0; i < 3; i++) {
+      await mine(A, MINER.addressText, 1);
+      await sameHead(A, [B, C]);
+    }
     expect((await sameHead(A, [B, C])).height).toBe(203);
+    for (let h = 201; h <= 203; h++) {
+      const hash = (await A.get(`/chain/block/${h}/hash`)).body.data;
+      const lines = B.output().split('\n').filter((l) => l.includes(`New block #${h} `));
+      expect(lines, `block ${h}`).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`New block #${h} ${hash} from 127\\.0\\.0\\.1:\\d+$`));
+    }
   });
 
   it('a transaction submitted to C is relayed to A, mined there and seen by all', async () => {

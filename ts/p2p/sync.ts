@@ -8,7 +8,7 @@ import type { Chain, ChainEvent } from '../chain/chain.js';
 import { checkpointOf } from '../consensus/checkpoint.js';
 import { NodeError } from '../core/errors.js';
 import { blockHash } from '../core/header.js';
-import { equalBytes } from '../core/hex.js';
+import { equalBytes, toHex } from '../core/hex.js';
 import { blockrepBodies } from './blockrep_bodies.js';
 import { applyProbe, gridForkRange, probeHeight, type ForkRange } from './fork_range.js';
 import { powPool, type PowVerdicts } from '../kernel/pow_pool.js';
@@ -16,6 +16,7 @@ import { ChainMoved, HeaderStage, verifyPow } from './header_stage.js';
 import type { BatchrepMsg, BlockrepMsg, ProberepMsg } from './messages.js';
 import { PeerGone, RequestExpired, type Peer } from './peer.js';
 import { BATCH_SIZE, BLOCK_BATCH } from './protocol.js';
+import { LIVE_BLOCKS, newBlockLine, SyncProgress } from './sync_progress.js';
 
 const SET_ASIDE_MS = 30_000;    // a peer that timed out or could not help is not asked again for this long
 const RETRY_MS = 2_000;         // a peer whose sync made no progress
@@ -247,6 +248,9 @@ export class SyncClient {
     let fork = stage.fork;
     let pending: { header: Uint8Array; body: Uint8Array }[] = [];
     let applied = 0;
+    const live = stage.length - stage.fork <= LIVE_BLOCKS;
+    const startedMs = Date.now();
+    const progress = new SyncProgress(stage.fork, startedMs);
     const perRequest = Math.min(BLOCK_BATCH, peer.caps.maxBlocksPerRequest);
     for (let first = stage.fork + 1; first <= stage.length; first += perRequest) {
       const last = Math.min(first + perRequest - 1, stage.length);
@@ -266,12 +270,20 @@ export class SyncClient {
         if (e instanceof NodeError && LOCAL_ERRORS.has(e.errorName)) throw new ChainMoved();
         throw e;
       }
+      if (live) for (let h = fork + 1; h <= last; h++) this.log.info(newBlockLine(h, toHex(this.chain.hashAt(h)), peer.address));
+      else {
+        const line = progress.line(last, stage.length, Date.now(), peer.address);
+        if (line) this.log.info(line);
+      }
       applied += pending.length;
       fork = last;
       stage.release(fork + 1);
       pending = [];
-      this.log.info(`Synced to height ${last} from ${peer.address}`);
       if (this.stopped) break;
+    }
+    if (applied > 0 && !live) {
+      const s = Math.max(0.001, (Date.now() - startedMs) / 1000);
+      this.log.info(`Synced to height ${fork} from ${peer.address} (${applied} blocks in ${s.toFixed(1)} s, ${(applied / s).toFixed(1)} blocks/s)`);
     }
     return applied > 0;
   }
