@@ -15,6 +15,9 @@ import { txHash } from '../ts/core/transaction.js';
 import { initKernel } from '../ts/kernel/instance.js';
 import { fee16Decode } from '../ts/kernel/fee16.js';
 import { powCheck } from '../ts/kernel/pow.js';
+import { solve, type MiningTask } from '../ts/miner/cpu_miner.js';
+import { toHex } from '../ts/core/hex.js';
+import { formatAddress } from '../ts/core/address.js';
 import type { PendingTx } from '../ts/mempool/pending.js';
 import { openDatabase } from '../ts/store/database.js';
 
@@ -124,8 +127,49 @@ export async function fullBlocksPerSecond(): Promise<number> {
   }
 }
 
+/**
+ * A burst of `n` blocks mined on A while B is connected (issue 9 §3): seconds from A's last block
+ * until B holds it (mined with real proof of work over HTTP, as fast as this process solves them).
+ */
+export async function burstSeconds(n: number): Promise<number> {
+  const aDir = await mkdtemp(join(tmpdir(), 'wartnode-bench-burst-a-'));
+  const bDir = await mkdtemp(join(tmpdir(), 'wartnode-bench-burst-b-'));
+  const a = await startNode(aDir, []);
+  let b: RunningNode | null = null;
+  try {
+    b = await startNode(bDir, [`--connect=${a.p2p}`]);
+    const deadline = Date.now() + 30_000;
+    while (!/Connected to peer/.test(b.output())) {
+      if (Date.now() > deadline) throw new Error('B did not connect to A');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const address = formatAddress(addressOfPrivateKey(Uint8Array.from({ length: 32 }, (_, i) => 3 + i)));
+    for (let mined = 0; mined < n;) {
+      const task = (await (await fetch(`${a.url}/chain/mine/${address}`)).json() as { data: MiningTask }).data;
+      const block = solve(task);
+      if (!block) continue;
+      const r = await fetch(`${a.url}/chain/append`, { method: 'POST', body: JSON.stringify({ height: block.height, header: toHex(block.header), body: toHex(block.body) }) });
+      if (((await r.json()) as { code: number }).code === 0) mined++;
+    }
+    const start = performance.now();
+    while ((await headHeight(b.url)) < n) {
+      if (performance.now() - start > 300_000) throw new Error('B did not get the burst within 5 minutes');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return (performance.now() - start) / 1000;
+  } finally {
+    await b?.stop();
+    await a.stop();
+    await rm(aDir, { recursive: true, force: true });
+    await rm(bDir, { recursive: true, force: true });
+  }
+}
+
+const BURST_BLOCKS = 100;
+
 export async function benchSync(): Promise<void> {
   await initKernel();
+  console.log(`p2p burst: ${BURST_BLOCKS} blocks mined on A reach connected B ${(await burstSeconds(BURST_BLOCKS)).toFixed(2)} s after A's last one`);
   const empty = await buildChain(EMPTY_BLOCKS, false);
   try {
     const s = await timeSync(empty, EMPTY_BLOCKS);

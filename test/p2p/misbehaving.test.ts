@@ -133,6 +133,10 @@ describe('a peer that misbehaves is disconnected and recorded', () => {
       await other.mineMany(12, () => MINER.address);
       const c = other.chain;
       const p = await initializedPeer({ length: c.length, worksum: c.worksum, grid: [] });
+      // A first probes at its own tip (is it on the peer's chain?): no, a fork from genesis.
+      const probe = await nextRequest(p, 'Probereq');
+      expect(probe.height).toBe(before.height);
+      p.send({ kind: 'Proberep', nonce: probe.nonce, descriptor: 0, requested: c.rawHeaderAt(probe.height), current: c.rawHeaderAt(probe.height) });
       const batch = await nextRequest(p, 'Batchreq');
       expect(batch).toMatchObject({ start: 1, count: 12 });
       p.send({ kind: 'Batchrep', nonce: batch.nonce, headers: Array.from({ length: 12 }, (_, i) => c.rawHeaderAt(i + 1)) });

@@ -54,6 +54,15 @@ describe('three nodes', () => {
     }
   });
 
+  it('a burst of blocks reaches the peers without their asking for anything twice (no throttling)', async () => {
+    const before = (await head(A)).height;
+    await mine(A, MINER.addressText, 40);
+    expect((await sameHead(A, [B, C])).height).toBe(before + 40);
+    // Re-fetching headers after every announcement made A throttle B (p2p.md §3.8), holding a burst back for tens of seconds.
+    expect(await A.data('/peers/throttled')).toEqual([]);
+    expect(await B.data('/peers/throttled')).toEqual([]);
+  });
+
   it('a transaction submitted to C is relayed to A, mined there and seen by all', async () => {
     const pinHash = fromHex((await C.get('/chain/block/32/hash')).body.data)!;
     const req = signRequest(MINER.sk, { type: 'coinTransfer', toAddress: PAYEE.address, amount: 12_345_678n }, { pinHeight: 32, pinHash, nonceId: 7, feeCode: FEE_CODE });

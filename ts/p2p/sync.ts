@@ -227,7 +227,7 @@ export class SyncClient {
     const ours = this.chain;
     const rollbacks = this.rollbacks;
     let range = gridForkRange((i) => ours.rawHeaderAt((i + 1) * BATCH_SIZE), ours.length, peer.chain!.grid, length);
-    for (let h = probeHeight(range, length); h !== null; h = probeHeight(range, length)) {
+    const probe = async (h: number): Promise<void> => {
       const rep = await peer.request<ProberepMsg>({ kind: 'Probereq', descriptor, height: h });
       const pc = peer.chain!;
       if (rep.descriptor !== pc.descriptor) throw new NodeError('EPROBEDESCRIPTOR');
@@ -238,7 +238,13 @@ export class SyncClient {
       }
       if (h > ours.length || this.rollbacks !== rollbacks) throw new ChainMoved();
       range = applyProbe(range, h, equalBytes(blockHash(rep.requested), ours.hashAt(h)));
-    }
+    };
+    for (let h = probeHeight(range, length); h !== null; h = probeHeight(range, length)) await probe(h);
+    // While following a peer our tip is usually on its chain: one probe there spares re-fetching the
+    // headers of the whole partial grid slot after every announcement, which a reference peer
+    // throttles (§3.8) and which held bursts of blocks back for tens of seconds.
+    const tip = Math.min(ours.length, length);
+    if (tip > range.lower && tip < range.upper) await probe(tip);
     return range;
   }
 
