@@ -1,13 +1,18 @@
 // The streams' publisher (clients.md §6): subscribers by topic, fed from chain changes, peer
-// events and log lines. What depends on the chain is read inside the change's turn (the ledger
-// cannot move meanwhile), and only while someone listens; serialising and sending happen later,
-// from the outbox, in order, so block application never waits for a client. A subscription's
-// first message (the topic's state) goes through the same outbox, after every event it already
-// contains and before every event it does not.
+// events and log lines. Inside a chain change only the heights it appended and rolled back are
+// noted (issue 13: block application must not wait for subscribers); the events are built after
+// the change, from the chain's read view of that moment, at most every FLUSH_MS: changes that
+// settle meanwhile go out together (many blocks as one `chain.state` of the last ten, whose views
+// alone are built), so a flood of blocks costs the streams a bounded amount of work. Serialising and
+// sending happen from the outbox, in order. A subscription's first message (the topic's state)
+// goes through the same outbox, after every event it already contains and before every event it
+// does not.
 import type { Chain, ChainEvent, StoredBlock } from '../../chain/chain.js';
+import { readStoredBlock, type ChainReadState, type ReadView } from '../../chain/read_view.js';
 import { formatAddress } from '../../core/address.js';
 import type { Peer } from '../../p2p/peer.js';
 import type { PeerManager } from '../../p2p/peer_manager.js';
+import type { Db } from '../../store/database.js';
 import { COIN_TOKEN_ID, accountIdOf, balanceOf, dbReader } from '../../state/ledger.js';
 import { blockTransactions, type MinedTransaction } from '../../state/history_query.js';
 import type { LogLine } from '../../log.js';
@@ -25,14 +30,28 @@ import { CLOSE_INTERNAL, type Subscriber } from './subscriber.js';
 
 /** Blocks in `chain.state` and `chain.fork`; more new blocks than this are sent as a new state (clients.md §6.1). */
 export const CHAIN_STATE_BLOCKS = 10;
+/** The least time between two publications of chain changes. */
+export const FLUSH_MS = 100;
 
 export type Topic = 'chain' | 'connection' | 'log' | 'minerdist' | 'account';
 export const TOPICS: readonly Topic[] = ['chain', 'connection', 'log', 'minerdist', 'account'];
 
 type BlockView = Infer<typeof Block>;
 
-/** A block appended during the current chain change. */
-interface Appended { height: number; txs: MinedTransaction[]; view: BlockView | null }
+/** A block appended since the last publication, with what was read of it. */
+interface Appended { height: number; txs: MinedTransaction[] | null; view: BlockView | null }
+
+/** What settled chain changes did, merged, until they are published. */
+interface Changes {
+  appended: number[];
+  rollbackTo: number | null;
+  /** Accounts in rolled-back blocks (read before the rollback). */
+  touched: Set<string>;
+  minerDeltas: Map<string, number>;
+  minerCounts: StreamEventBody<'minerdist.state'>['counts'] | null;
+}
+
+const noChanges = (): Changes => ({ appended: [], rollbackTo: null, touched: new Set(), minerDeltas: new Map(), minerCounts: null });
 
 export interface LogSource {
   recent(): readonly LogLine[];
@@ -76,10 +95,16 @@ export class StreamHub {
   private chainStateText: Buffer | null = null;
   private minerCounts: StreamEventBody<'minerdist.state'>['counts'] = [];
 
-  // The chain change in progress.
-  private appended: Appended[] = [];
-  private rollbackTo: number | null = null;
-  private touched = new Set<string>();
+  // The chain change in progress, then the settled ones not yet published.
+  private change = noChanges();
+  private unpublished = noChanges();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing = false;
+  private lastFlushMs = 0;
+  /** Settled changes counted, and how many of them are published (their events in the outbox). */
+  private settledSeq = 0;
+  private publishedSeq = 0;
+  private publishedWaiters: { seq: number; resolve: () => void }[] = [];
 
   private outbox: (() => void)[] = [];
   private draining = false;
@@ -118,7 +143,7 @@ export class StreamHub {
   subscribe(sub: Subscriber, topic: Topic, address?: Uint8Array): void {
     switch (topic) {
       case 'chain':
-        this.ensureLatest().then(() => this.post(() => {
+        this.ensureLatest().then(() => this.published()).then(() => this.post(() => {
           if (!sub.open) return;
           this.chainStateText ??= this.eventText('chain.state', this.chainState!);
           sub.send(this.chainStateText);
@@ -209,13 +234,18 @@ export class StreamHub {
     return this.minersLoading;
   }
 
-  private async loadBlocks(from: number, to: number): Promise<BlockView[]> {
+  private async loadBlocks(from: number, to: number, state: ChainReadState = this.chain, db: Db = this.chain.db): Promise<BlockView[]> {
     const out: BlockView[] = [];
     for (let h = from; h <= to; h++) {
-      const b = await this.chain.block(h);
-      if (b) out.push(blockView(this.chain, h, await blockTransactions(this.chain.db, h, b.firstHistoryId)));
+      const txs = await this.transactionsAt(state, db, h);
+      if (txs) out.push(blockView(state, h, txs));
     }
     return out;
+  }
+
+  private async transactionsAt(state: ChainReadState, db: Db, height: number): Promise<MinedTransaction[] | null> {
+    const b = await readStoredBlock(state, db, height);
+    return b ? blockTransactions(db, height, b.firstHistoryId) : null;
   }
 
   // ---- chain changes (inside the change's turn) ----
@@ -229,53 +259,125 @@ export class StreamHub {
   }
 
   private async chainChanged(e: ChainEvent): Promise<void> {
+    const c = this.change;
     if (e.kind === 'append') {
       if (!this.wantsTxs) return;
       const h = e.block.height;
-      const txs = await blockTransactions(this.chain.db, h, e.block.firstHistoryId);
-      this.appended.push({ height: h, txs, view: this.wantsBlocks ? blockView(this.chain, h, txs) : null });
-      if (this.accounts.size) for (const a of addressesOf(txs)) this.touched.add(a);
-      const reward = txs.find((t) => t.kind === 'reward');
-      if (this.miners && reward && 'toAddress' in reward) this.miners.appended(formatAddress(reward.toAddress));
+      c.appended.push(h);
+      // The reward window follows every block in chain order (its counts are a running state).
+      if (this.miners) {
+        const txs = await blockTransactions(this.chain.db, h, e.block.firstHistoryId);
+        const reward = txs.find((t) => t.kind === 'reward');
+        if (reward && 'toAddress' in reward) this.miners.appended(formatAddress(reward.toAddress));
+      }
     } else if (e.kind === 'rollback') {
       const len = this.chain.length;
-      this.appended = this.appended.filter((a) => a.height <= len);
-      this.rollbackTo = Math.min(this.rollbackTo ?? len, len);
+      c.appended = c.appended.filter((h) => h <= len);
+      c.rollbackTo = Math.min(c.rollbackTo ?? len, len);
       await this.miners?.rolledBack();
     }
   }
 
   private async beforeRollback(b: StoredBlock): Promise<void> {
     if (!this.accounts.size) return;
-    for (const a of addressesOf(await blockTransactions(this.chain.db, b.height, b.firstHistoryId))) this.touched.add(a);
+    for (const a of addressesOf(await blockTransactions(this.chain.db, b.height, b.firstHistoryId))) this.change.touched.add(a);
   }
 
+  /** The end of a change: what it did joins the unpublished changes (nothing is read here). */
   private async settled(): Promise<void> {
-    const appended = this.appended;
-    const rollbackTo = this.rollbackTo;
-    const touched = this.touched;
-    this.appended = [];
-    this.rollbackTo = null;
-    this.touched = new Set();
-    if (!appended.length && rollbackTo === null) return;
-    const len = this.chain.length;
+    const c = this.change;
+    this.change = noChanges();
+    if (this.miners) {
+      for (const d of this.miners.takeDeltas()) c.minerDeltas.set(d.address, d.count);
+      c.minerCounts = this.miners.state();
+    }
+    if (!c.appended.length && c.rollbackTo === null && !c.minerDeltas.size) return;
+    const u = this.unpublished;
+    if (c.rollbackTo !== null) {
+      u.appended = u.appended.filter((h) => h <= c.rollbackTo!);
+      u.rollbackTo = Math.min(u.rollbackTo ?? c.rollbackTo, c.rollbackTo);
+    }
+    u.appended.push(...c.appended);
+    for (const a of c.touched) u.touched.add(a);
+    for (const [a, d] of c.minerDeltas) u.minerDeltas.set(a, (u.minerDeltas.get(a) ?? 0) + d);
+    u.minerCounts = c.minerCounts ?? u.minerCounts;
+    this.settledSeq++;
+    this.scheduleFlush();
+  }
+
+  /** Resolves once every change settled so far is published (a new subscription's state then has them). */
+  private published(): Promise<void> {
+    const seq = this.settledSeq;
+    if (this.publishedSeq >= seq) return Promise.resolve();
+    if (this.flushTimer && !this.flushing) { // no need to wait out the spacing for this
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+      this.flush().catch((e) => process.stderr.write(`stream publication failed: ${(e as Error)?.stack ?? e}\n`));
+    }
+    return new Promise((resolve) => this.publishedWaiters.push({ seq, resolve }));
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer || this.flushing) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flush().catch((e) => process.stderr.write(`stream publication failed: ${(e as Error)?.stack ?? e}\n`));
+    }, Math.max(0, this.lastFlushMs + FLUSH_MS - Date.now()));
+  }
+
+  /** Publishes the unpublished changes, read from the chain as it is now (a read view: no lock). */
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    this.lastFlushMs = Date.now();
+    const u = this.unpublished;
+    const seq = this.settledSeq;
+    this.unpublished = noChanges();
+    try {
+      await this.chain.read((view) => this.publishChanges(view, u));
+    } finally {
+      this.flushing = false;
+      this.publishedSeq = seq;
+      const waiting = this.publishedWaiters.filter((w) => w.seq <= seq);
+      this.publishedWaiters = this.publishedWaiters.filter((w) => w.seq > seq);
+      for (const w of waiting) w.resolve();
+      if (this.unpublished.appended.length || this.unpublished.rollbackTo !== null || this.unpublished.minerDeltas.size) this.scheduleFlush();
+    }
+  }
+
+  private async publishChanges(view: ReadView, u: Changes): Promise<void> {
+    const len = view.length;
+    const heights = u.appended.filter((h) => h <= len);
+    // Views only of the blocks some event shows: every one for /ws/chain_delta, the last ten for `chain`.
+    const viewFrom = this.deltaSubscribers.size ? 0 : this.latest !== null ? heights.length - CHAIN_STATE_BLOCKS : heights.length;
+    const appended: Appended[] = [];
+    for (const [i, h] of heights.entries()) {
+      const wantView = i >= viewFrom;
+      const txs = wantView || this.accounts.size ? await this.transactionsAt(view, view.db, h) : null;
+      appended.push({ height: h, txs, view: wantView && txs ? blockView(view, h, txs) : null });
+    }
+    const touched = u.touched;
+    if (this.accounts.size) for (const a of appended) for (const x of addressesOf(a.txs ?? [])) touched.add(x);
     const current = (v: BlockView): BlockView => ({ ...v, confirmations: len - v.height + 1 });
     const views = appended.filter((a) => a.view).map((a) => a.view!);
+    const rollbackTo = u.rollbackTo;
 
-    if (this.latest !== null) {
-      let latest = this.latest.filter((v) => v.height <= (rollbackTo ?? Infinity)).concat(views).slice(-CHAIN_STATE_BLOCKS);
+    if (this.latest !== null && (heights.length || rollbackTo !== null)) {
+      // A first subscription loads the last blocks itself, possibly after some of these changes.
+      const covered = rollbackTo === null ? this.latest.reduce((m, v) => Math.max(m, v.height), 0) : 0;
+      const fresh = views.filter((v) => v.height > covered);
+      let latest = this.latest.filter((v) => v.height <= (rollbackTo ?? Infinity) && v.height < (heights[0] ?? Infinity)).concat(views).slice(-CHAIN_STATE_BLOCKS);
       const want = Math.min(CHAIN_STATE_BLOCKS, len);
       if (latest.length < want) {
         const from = len - want + 1;
-        latest = (await this.loadBlocks(from, (latest[0]?.height ?? len + 1) - 1)).concat(latest);
+        latest = (await this.loadBlocks(from, (latest[0]?.height ?? len + 1) - 1, view, view.db)).concat(latest);
       }
       latest = latest.map(current);
-      const head = chainHeadView(this.chain);
+      const head = chainHeadView(view);
       this.latest = latest;
       this.publishChainState({ head, latestBlocks: latest });
       if (rollbackTo !== null) this.broadcast('chain', 'chain.fork', { head, latestBlocks: latest, rollbackLength: rollbackTo });
-      else if (views.length > CHAIN_STATE_BLOCKS) this.broadcast('chain', 'chain.state', { head, latestBlocks: latest });
-      else this.broadcast('chain', 'chain.append', { head, newBlocks: views.map(current) });
+      else if (heights.length > CHAIN_STATE_BLOCKS) this.broadcast('chain', 'chain.state', { head, latestBlocks: latest });
+      else if (fresh.length) this.broadcast('chain', 'chain.append', { head, newBlocks: fresh.map(current) });
     }
     if (this.deltaSubscribers.size) {
       const messages: Buffer[] = [];
@@ -283,15 +385,15 @@ export class StreamHub {
       for (const v of views) messages.push(this.deltaText('blockAppend', current(v)));
       this.post(() => { for (const m of messages) for (const s of this.deltaSubscribers) s.send(m); });
     }
-    if (this.miners) {
-      const deltas = this.miners.takeDeltas();
-      const counts = this.miners.state();
+    if (u.minerCounts) {
+      const counts = u.minerCounts;
+      const deltas = [...u.minerDeltas].filter(([, d]) => d !== 0).map(([address, count]) => ({ address, count }));
       this.post(() => { this.minerCounts = counts; });
       if (deltas.length) this.broadcast('minerdist', 'minerdist.delta', { deltas });
     }
     for (const address of touched) {
       if (!this.accounts.has(address)) continue;
-      const event = await this.accountDelta(address, appended);
+      const event = await this.accountDelta(view, address, appended);
       this.post(() => {
         const subs = this.accounts.get(address);
         if (!subs?.size) return;
@@ -302,16 +404,16 @@ export class StreamHub {
   }
 
   /** Balance now and the appended blocks, restricted to the account's entries. */
-  private async accountDelta(address: string, appended: Appended[]): Promise<StreamEventBody<'account.delta'>> {
-    const state = dbReader(this.chain.db);
+  private async accountDelta(view: ReadView, address: string, appended: Appended[]): Promise<StreamEventBody<'account.delta'>> {
+    const state = dbReader(view.db);
     const bytes = Uint8Array.from(Buffer.from(address.slice(0, 40), 'hex'));
     const id = await accountIdOf(state, bytes);
     const b = id === undefined ? { total: 0n, locked: 0n } : await balanceOf(state, id, COIN_TOKEN_ID);
     const mempool = id === undefined ? 0n : this.node.mempool.pool.reserved(id, COIN_TOKEN_ID);
     const history = appended
-      .map((a) => ({ height: a.height, txs: a.txs.filter((t) => addressesOf([t]).has(address)) }))
+      .map((a) => ({ height: a.height, txs: (a.txs ?? []).filter((t) => addressesOf([t]).has(address)) }))
       .filter((a) => a.txs.length > 0)
-      .map((a) => partialBlockView(this.chain, a.height, a.txs));
+      .map((a) => partialBlockView(view, a.height, a.txs));
     return { address, balance: { total: coinAmount(b.total), locked: coinAmount(b.locked), mempool: coinAmount(mempool) }, history };
   }
 
