@@ -1,6 +1,7 @@
 // Store and read path (issue 12): `/chain/block/:id` requests per second (16 connections), and
 // block-append latency idle and under 200 concurrent readers of `/dex/market/:asset` (with their
 // p50/p99): reads run on a snapshot and never wait for block application.
+import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,26 @@ const RPS_CONNECTIONS = 16;
 const RPS_MS = 4_000;
 const READERS = 200;
 const APPENDS = 40;
+
+/** READERS loops of GET `url` in a child process; on "stop" on stdin, prints their latencies (ms) as JSON. */
+const READERS_SCRIPT = `
+const [url, n] = process.argv.slice(-2);
+const times = [];
+let stop = false;
+process.stdin.on('data', () => { stop = true; });
+const loops = Array.from({ length: Number(n) }, async () => {
+  while (!stop) {
+    const t = performance.now();
+    const r = await fetch(url);
+    const b = await r.json();
+    if (b.code !== 0) throw new Error(url + ': code ' + b.code);
+    times.push(performance.now() - t);
+  }
+});
+process.stdout.write('reading\\n');
+await Promise.all(loops);
+process.stdout.write(JSON.stringify(times) + '\\n');
+`;
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -55,14 +76,19 @@ export async function benchStore(): Promise<void> {
     for (let i = 0; i < APPENDS; i++) idle.push(await timed(miner));
 
     const market = `${node.url}/dex/market/${ex.asset}`;
-    const reads: number[] = [];
-    let stop = false;
-    const readers = Promise.all(Array.from({ length: READERS }, async () => { while (!stop) reads.push(await timed(market)); }));
+    // The readers run in a child process: their own event loop must not delay the append's timing.
+    const readers = spawn(process.execPath, ['--input-type=module', '-e', READERS_SCRIPT, market, String(READERS)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    readers.stdout!.on('data', (d) => { out += d; });
+    await new Promise<void>((resolve, reject) => {
+      readers.stdout!.on('data', () => { if (out.includes('reading')) resolve(); });
+      readers.once('exit', (code) => reject(new Error(`readers exited with ${code}`)));
+    });
     await new Promise((r) => setTimeout(r, 500)); // all readers under way
     const loaded: number[] = [];
     for (let i = 0; i < APPENDS; i++) loaded.push(await timed(miner));
-    stop = true;
-    await readers;
+    readers.stdin!.end('stop\n');
+    const reads = JSON.parse(await new Promise<string>((resolve) => readers.once('exit', () => resolve(/\[.*\]/.exec(out)![0])))) as number[];
     console.log(`store: block append (fakemine) idle p50 ${ms(quantile(idle, 0.5))} p99 ${ms(quantile(idle, 0.99))}; ` +
       `under ${READERS} readers p50 ${ms(quantile(loaded, 0.5))} p99 ${ms(quantile(loaded, 0.99))} ` +
       `(p50 ratio ${(quantile(loaded, 0.5) / quantile(idle, 0.5)).toFixed(2)}×, target ≤ 3×)`);

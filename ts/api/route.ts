@@ -29,6 +29,8 @@ export interface Route<T = unknown> {
   params?: Record<string, string>;
   /** Codes reported by helpers the docs generator cannot see (it reads the handler's own codes). */
   errors?: ErrorName[];
+  /** It changes the chain or the mempool: served at once, never queued behind reads (read_gate.ts). */
+  changes?: true;
 }
 
 export const route = <T>(r: Route<T>): Route<T> => r;

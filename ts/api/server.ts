@@ -13,6 +13,7 @@ import { adaptValue, type Generation } from './generations/generation.js';
 import { CONTRACT, GENERATIONS, servedRoutes } from './generations/index.js';
 import { readJson, writeJson } from './json.js';
 import { isCorruption } from '../store/failure.js';
+import { ReadGate } from './read_gate.js';
 import type { Route } from './route.js';
 import type { NodeServices } from './services.js';
 
@@ -83,6 +84,8 @@ async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
 
 /** The generation each app answers in, for the answers written below koa (listen()). */
 const generationOf = new WeakMap<Koa, Generation>();
+/** Reads served at once per listener; more wait their turn (read_gate.ts). */
+const READ_CONCURRENCY = 16;
 /** Sockets whose failure was already logged (a parser error is followed by the request's abort). */
 const reported = new WeakSet<Duplex>();
 
@@ -109,8 +112,9 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
     if (isClientFailure(e)) nodeLog.debug(`HTTP ${ctx ? `${ctx.method} ${quoted(ctx.path)} ` : ''}from ${ctx ? peer(ctx.req.socket) : '?'}: ${e.code ?? e.message}`);
     else log(`HTTP error: ${e.stack ?? e}`);
   });
+  const reads = new ReadGate(READ_CONCURRENCY);
   for (const { method, path, route: r, rule, writer } of servedRoutes(api, routes)) {
-    const handle = async (ctx: Koa.Context) => {
+    const serve = async (ctx: Koa.Context) => {
       const body = r.method === 'POST' ? await readJsonBody(ctx.req) : undefined;
       const query: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(ctx.query)) query[k] = Array.isArray(v) ? v[v.length - 1] : v;
@@ -134,6 +138,7 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
       }
       send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out });
     };
+    const handle = r.changes ? serve : (ctx: Koa.Context) => reads.run(() => serve(ctx));
     if (method === 'GET') router.get(path, handle);
     else router.post(path, handle);
   }

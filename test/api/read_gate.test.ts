@@ -1,0 +1,44 @@
+// The read gate (issue 12): at most `limit` reads at once, the rest in arrival order; a slot is
+// handed on when a read ends, also when it fails. Routes that change the chain or the mempool
+// are declared as such and bypass it.
+import { describe, expect, it } from 'vitest';
+import { ReadGate } from '../../ts/api/read_gate.js';
+import { ROUTES } from '../../ts/api/routes/index.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('ReadGate', () => {
+  it('runs at most `limit` tasks at once, the others in arrival order', async () => {
+    const gate = new ReadGate(2);
+    const started: number[] = [];
+    const release: (() => void)[] = [];
+    const runs = [0, 1, 2, 3].map((i) => gate.run(async () => {
+      started.push(i);
+      await new Promise<void>((r) => { release[i] = r; });
+      return i;
+    }));
+    await tick();
+    expect(started).toEqual([0, 1]);
+    expect(gate.queued).toBe(2);
+    release[1]();
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    release[0]();
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3]);
+    release[2](); release[3]();
+    expect(await Promise.all(runs)).toEqual([0, 1, 2, 3]);
+    expect(gate.queued).toBe(0);
+  });
+
+  it('a failing task frees its slot', async () => {
+    const gate = new ReadGate(1);
+    await expect(gate.run(async () => { throw new Error('no'); })).rejects.toThrow('no');
+    expect(await gate.run(async () => 7)).toBe(7);
+  });
+});
+
+it('the routes that change the chain or the mempool skip the gate', () => {
+  const changing = ROUTES.filter((r) => r.changes).map((r) => `${r.method} ${r.path}`).sort();
+  expect(changing).toEqual(['GET /debug/fakemine', 'GET /debug/fakemine/:address', 'GET /debug/rollback', 'POST /chain/append', 'POST /transaction/add']);
+});
