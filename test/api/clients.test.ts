@@ -217,7 +217,7 @@ export const CLIENTS: Client[] = [
   },
   {
     name: 'node-gui (dashboard, F-era DeFi API)', source: 'warthog-network/node-gui@b42ff88', generation: '0.10',
-    works: 'partly (0.10): reads 0.8 and F-era names no single generation sends (as against any reference node); /stream is the streams issue',
+    works: 'partly (0.10): reads 0.8 and F-era names no single generation sends (as against any reference node); its /stream topics are served (test/api/streams*.test.ts)',
     calls: [
       { path: () => '/chain/hashrate/100', reads: [['data.lastNBlocksEstimate', 'n']] },
       { path: (c) => `/chain/block/${c.transferHeight}`, reads: [['data.header.hash', 's'], ['data.body.rewards[].toAddress', 's'], ['data.body.transfers', 'a']] },
