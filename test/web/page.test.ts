@@ -1,9 +1,14 @@
 // The page at `/` in headless Chromium: its light node downloads a 2,000-block regtest chain (real
-// proof of work) from the serving node over WebSocket and verifies every header with the node's
-// consensus code; a peer that serves a header with bad proof of work is refused in the page. A
-// screenshot is saved under dist/ (not committed) and the visible verified height is checked.
+// proof of work) from the serving node over WebSocket, or over HTTP where the node has no
+// --ws-port, and verifies every header with the node's consensus code; a peer or an HTTP proxy that
+// serves a header with bad proof of work is refused in the page. A screenshot is saved under dist/
+// (not committed) and the visible verified height is checked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
+import { toHex } from '../../ts/core/hex.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { checkPow } from '../../ts/consensus/header_check.js';
@@ -101,15 +106,53 @@ describe('the page at /', () => {
   });
 });
 
+describe('the light node over HTTP', () => {
+  it('verifies all 2,000 headers read over the HTTP interface', async () => {
+    const b = await openPage(`${node.url}/?source=http`);
+    try {
+      const s = await waitFor('the page to verify the chain over HTTP', async () => {
+        const v = await shown(b);
+        return v.height === String(N) || /refused/.test(v.state ?? '') ? v : null;
+      }, 180_000);
+      expect(s.state).not.toMatch(/refused/);
+      expect(s.height).toBe(String(N));
+      expect(await b.evaluate<string>(`document.getElementById('light-source').textContent`)).toContain('HTTP interface');
+      expect(await b.evaluate<string>('window.lightNode.status().verifiedHash')).toBe((await node.data('/chain/head')).chainHead.hash);
+    } finally {
+      await b.close();
+    }
+  }, 240_000);
+
+  it('refuses a header with bad proof of work served by a modified HTTP proxy', async () => {
+    const BAD = 1500;
+    const proxy = await badPowProxy(node.url, chain.headers[BAD - 1], BAD);
+    const b = await openPage(`${node.url}/?http=http://127.0.0.1:${proxy.port}`);
+    try {
+      const s = await waitFor('the page to refuse the chain', async () => {
+        const v = await shown(b);
+        return /refused/.test(v.state ?? '') ? v : null;
+      }, 120_000);
+      expect(s.state).toContain(`header ${BAD} refused (EPOW`);
+      expect(s.height).toBe(String(BAD - 1));
+    } finally {
+      await b.close();
+      proxy.close();
+    }
+  }, 180_000);
+});
+
 describe.each(['0.10', '0.8'])('the page with --api=%s', (api) => {
-  it('shows the status, verifies the chain and lists the routes that generation serves', async () => {
-    const n = await startPeerNode([], undefined, [`--api=${api}`, '--ws-port=0', '--ws-bind-localhost']);
+  it('shows the status, verifies the chain over HTTP (no --ws-port), follows it, and lists the routes that generation serves', async () => {
+    const n = await startPeerNode([], undefined, [`--api=${api}`]);
     try {
       await mine(n, addressText, 5);
       const b = await openPage(`${n.url}/`);
       try {
         await waitFor('the light node', async () => (await shown(b)).height === '5' || /refused/.test((await shown(b)).state ?? ''), 30_000);
         expect((await shown(b)).height).toBe('5');
+        expect(await b.evaluate<string>(`document.getElementById('light-source').textContent`)).toMatch(/HTTP interface, the node having no --ws-port/);
+        await mine(n, addressText, 2);
+        await waitFor('the light node to follow', async () => (await shown(b)).height === '7', 30_000);
         const status = await waitFor('the status panel', async () => {
           const t = await b.evaluate<string>(`document.getElementById('status').textContent`);
           return t.includes('synced') ? t : null;
@@ -161,4 +204,25 @@ async function badPowPeer(headers: Uint8Array[], worksum: bigint, bad: number): 
   });
   await new Promise((r) => wss.once('listening', r));
   return { port: (wss.address() as { port: number }).port, close: () => wss.close() };
+}
+
+/** An HTTP proxy to the node that serves header `bad` (its `raw`) with a nonce whose proof of work fails. */
+async function badPowProxy(target: string, header: Uint8Array, bad: number): Promise<{ port: number; close(): void }> {
+  const x = header.slice();
+  const view = new DataView(x.buffer);
+  for (let nonce = view.getUint32(76) + 1; checkPow(REGTEST, bad, x); nonce++) view.setUint32(76, nonce >>> 0);
+  const server = createHttpServer(async (req, res) => {
+    const r = await fetch(target + req.url);
+    let text = await r.text();
+    if (req.url === `/chain/block/${bad}/header`) {
+      const j = JSON.parse(text);
+      j.data.header.raw = toHex(x);
+      text = JSON.stringify(j);
+    }
+    res.writeHead(r.status, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+    res.end(text);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
 }

@@ -5,6 +5,7 @@
 import { initKernel } from '../kernel/instance.js';
 import { networkParams, type NetworkName } from '../consensus/params.js';
 import { LightNode, type LightStatus } from './light_node.js';
+import { HttpFollower } from './http_follower.js';
 import type { PageConfig } from '../api/web_page.js';
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig;
@@ -17,9 +18,9 @@ function el(tag: string, attrs: Record<string, string> = {}, ...children: Child[
   return e;
 }
 
-/** GET an API route; the `data` of `{code: 0, data}`, or throws with the node's error code and text. */
-async function api(path: string): Promise<any> {
-  const r = await fetch(path);
+/** GET an API route (of the node at `base`, default this page's); the `data` of `{code: 0, data}`, or throws with the node's error code and text. */
+async function api(path: string, base = ''): Promise<any> {
+  const r = await fetch(base + path);
   const j = await r.json();
   if (typeof j === 'object' && j !== null && 'code' in j) {
     if (j.code !== 0) throw new Error(`${j.error} (code ${j.code})`);
@@ -69,6 +70,7 @@ async function refreshStatus(): Promise<void> {
 // --- light node ---------------------------------------------------------------------------------
 
 const lightBody = el('div', {});
+const lightSource = el('span', { id: 'light-source' });
 function showLight(s: LightStatus): void {
   lightBody.replaceChildren(
     el('p', {}, 'Verified height: ', el('strong', { id: 'verified-height' }, s.verified), ' of ', el('span', { id: 'peer-length' }, s.peerLength),
@@ -79,18 +81,27 @@ function showLight(s: LightStatus): void {
   );
 }
 
+/**
+ * Over the node's WebSocket P2P port when it has one (or `?peer=ws://…`); else, or with
+ * `?source=http`, over its HTTP interface (`?http=` another base URL).
+ */
 async function startLightNode(): Promise<void> {
-  const peer = new URLSearchParams(location.search).get('peer')
-    ?? (config.ws ? `${config.ws.tls ? 'wss' : 'ws'}://${location.hostname}:${config.ws.port}/` : null);
-  if (!peer) {
-    lightBody.replaceChildren(el('p', { id: 'light-state' }, 'The node was started without --ws-port: no WebSocket peer to verify the chain from.'));
-    return;
-  }
+  const q = new URLSearchParams(location.search);
+  const peer = q.get('peer') ?? (config.ws ? `${config.ws.tls ? 'wss' : 'ws'}://${location.hostname}:${config.ws.port}/` : null);
   await initKernel();
   const network = config.network as NetworkName;
-  const node = new LightNode({ network, params: networkParams(network), socket: new WebSocket(peer, 'binary') as never, onStatus: showLight });
+  const params = networkParams(network);
+  let node: LightNode | HttpFollower;
+  if (peer && q.get('source') !== 'http' && !q.has('http')) {
+    lightSource.textContent = `over the node\u2019s WebSocket P2P port (${peer})`;
+    node = new LightNode({ network, params, socket: new WebSocket(peer, 'binary') as never, onStatus: showLight });
+  } else {
+    const base = q.get('http') ?? '';
+    lightSource.textContent = `over the node\u2019s HTTP interface${base ? ` (${base})` : ''}${config.ws ? '' : ', the node having no --ws-port'}`;
+    node = new HttpFollower({ params, get: (path) => api(path, base), onStatus: showLight });
+  }
   showLight(node.status());
-  (window as unknown as { lightNode: LightNode }).lightNode = node;
+  (window as unknown as { lightNode: LightNode | HttpFollower }).lightNode = node;
 }
 
 // --- explorer -----------------------------------------------------------------------------------
@@ -150,7 +161,7 @@ document.getElementById('app')!.replaceChildren(
   el('header', {}, el('h1', {}, 'wartnode'), el('span', { class: 'network' }, config.network)),
   panel('status', 'Node', statusBody),
   panel('light', 'Light node in this page', el('p', { class: 'note' },
-    'This page downloads every header from the node over its WebSocket P2P port and checks link, version, target, proof of work and timestamps with the node\u2019s own consensus code compiled to WebAssembly.'), lightBody),
+    'This page downloads every header from the node ', lightSource, ' and checks link, version, target, proof of work and timestamps with the node\u2019s own consensus code compiled to WebAssembly.'), lightBody),
   panel('explorer', 'Explorer', form, explorerOut),
   panel('routes', 'Routes', routeIndex()),
 );
