@@ -2,11 +2,12 @@
 // over the node's HTTP interface instead (`/chain/head`, `/chain/block/:height/header`, in every
 // API generation), and each is verified with the same LightChain as over P2P before it is kept.
 // It polls the head, follows new blocks, and on a reorg walks back to the last header the node
-// still has, cutting the verified chain there.
+// still has, cutting the verified chain there. On mainnet it starts at the checkpoint (light_chain.ts).
 import { NodeError } from '../core/errors.js';
 import { fromHex } from '../core/hex.js';
 import type { NetworkParams } from '../consensus/params.js';
-import { LightChain } from './light_chain.js';
+import { anchorStart, LightChain } from './light_chain.js';
+import { checkpointOf, type Checkpoint } from '../consensus/checkpoint.js';
 import type { LightStatus } from './light_node.js';
 
 /** Headers fetched at once (in parallel), then verified in order. */
@@ -21,10 +22,13 @@ export interface HttpFollowerOptions {
   now?(): number;
   clock?(): number;
   pollMs?: number;
+  /** Where to start instead of genesis once the node's chain reaches it; default the network's checkpoint. */
+  checkpoint?: Checkpoint | null;
 }
 
 export class HttpFollower {
-  readonly chain: LightChain;
+  chain: LightChain;
+  private readonly checkpoint: Checkpoint | null;
   private peerLength = 0;
   private peerWorksum = 0n;
   private started: { at: number; height: number } | null = null;
@@ -38,6 +42,7 @@ export class HttpFollower {
 
   constructor(private readonly opts: HttpFollowerOptions) {
     this.chain = new LightChain(opts.params);
+    this.checkpoint = opts.checkpoint === undefined ? checkpointOf(opts.params) : opts.checkpoint;
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     this.clock = opts.clock ?? (() => performance.now());
     void this.run();
@@ -48,6 +53,7 @@ export class HttpFollower {
     return {
       verified: h, verifiedHash: h === 0 ? null : this.chain.hashAt(h), worksum: this.chain.worksum.toString(16),
       peerLength: this.peerLength, headersPerSecond: this.lastRate, reorgs: [...this.reorgs], error: this.error, connected: this.connected,
+      anchor: this.chain.anchor,
     };
   }
 
@@ -79,6 +85,20 @@ export class HttpFollower {
     while (this.chain.length > 0 && (await this.header(this.chain.length)).hash !== this.chain.hashAt(this.chain.length)) {
       this.cut(this.chain.length - 1);
     }
+    const c = this.checkpoint;
+    if (c && this.chain.length === 0 && !this.chain.anchor && this.peerLength >= c.height) {
+      // Start at the checkpoint: the headers the rules look back on, each the parent of the next.
+      const history: Uint8Array[] = [];
+      for (let from = anchorStart(c); from <= c.height; from += WINDOW) {
+        const to = Math.min(c.height, from + WINDOW - 1);
+        for (const h of await Promise.all(Array.from({ length: to - from + 1 }, (_, i) => this.header(from + i)))) history.push(fromHex(h.raw) ?? new Uint8Array(0));
+      }
+      try {
+        this.chain = LightChain.anchored(this.opts.params, c, history);
+      } catch (e) {
+        throw new Refused(`checkpoint refused (${e instanceof NodeError ? `${e.errorName}: ${e.message}` : String(e)})`);
+      }
+    }
     while (this.chain.length < this.peerLength && !this.stopped) {
       this.started ??= { at: this.clock(), height: this.chain.length };
       const from = this.chain.length + 1, to = Math.min(this.peerLength, from + WINDOW - 1);
@@ -98,8 +118,9 @@ export class HttpFollower {
       if (s > 0) this.lastRate = Math.round((this.chain.length - this.started.height) / s);
       this.changed();
     }
-    // At the announced tip, the verified work must be what the node claimed (p2p.md §3.3, EFAKEWORK).
-    if (this.chain.length === this.peerLength && this.peerLength > 0 && this.chain.worksum < this.peerWorksum) {
+    // At the announced tip, the verified work must be what the node claimed (p2p.md §3.3, EFAKEWORK);
+    // from a checkpoint the work before it is unknown.
+    if (!this.chain.anchor && this.chain.length === this.peerLength && this.peerLength > 0 && this.chain.worksum < this.peerWorksum) {
       throw new Refused('the node claimed more work than its headers have (EFAKEWORK)');
     }
   }
@@ -110,7 +131,11 @@ export class HttpFollower {
 
   private cut(height: number): void {
     if (height < this.chain.length) {
-      this.chain.truncate(height);
+      try {
+        this.chain.truncate(height);
+      } catch (e) {
+        throw new Refused(e instanceof NodeError ? `${e.errorName}: ${e.message}` : String(e));
+      }
       this.reorgs.push(height);
     }
   }

@@ -1,5 +1,6 @@
 // A light node: connects to one full node as a P2P peer over WebSocket (clients.md §6.3), downloads
-// the header chain from genesis with Batchreq (p2p.md §2.4), verifies every header with the node's
+// the header chain with Batchreq (p2p.md §2.4) from genesis, or on mainnet from the checkpoint
+// (consensus.md §5.5; light_chain.ts anchored) once the node's chain reaches it, verifies every header with the node's
 // own consensus code (light_chain.ts), and follows Append, Fork and SignedPinRollback live (§3.1).
 // It announces an empty chain and serves nothing; it answers pings so the connection stays up.
 // Transport-blind: any object with the browser WebSocket interface (the page's, or `ws` in tests).
@@ -11,7 +12,8 @@ import { encodeFrame, FrameDecoder } from '../p2p/framing.js';
 import { Handshake } from '../p2p/handshake.js';
 import { decodeMessage, encodeMessage, type Message } from '../p2p/messages.js';
 import { BATCH_SIZE } from '../p2p/protocol.js';
-import { LightChain } from './light_chain.js';
+import { anchorStart, LightChain } from './light_chain.js';
+import { checkpointOf, type Checkpoint } from '../consensus/checkpoint.js';
 
 /** The part of the browser WebSocket interface the light node uses. */
 export interface WebSocketLike {
@@ -39,6 +41,8 @@ export interface LightStatus {
   /** Why the peer's chain was refused or the connection ended; null while all is well. */
   error: string | null;
   connected: boolean;
+  /** The checkpoint height verification started from, or null (from genesis). */
+  anchor: number | null;
 }
 
 export interface LightNodeOptions {
@@ -51,10 +55,15 @@ export interface LightNodeOptions {
   now?(): number;
   /** Milliseconds; default performance.now. */
   clock?(): number;
+  /** Where to start instead of genesis once the peer's chain reaches it; default the network's checkpoint. */
+  checkpoint?: Checkpoint | null;
 }
 
 export class LightNode {
-  readonly chain: LightChain;
+  chain: LightChain;
+  private readonly checkpoint: Checkpoint | null;
+  /** The headers before the checkpoint being collected (anchorStart … checkpoint), or null. */
+  private anchoring: Uint8Array[] | null = null;
   private readonly handshake: Handshake;
   private readonly decoder = new FrameDecoder();
   private descriptor = 0;
@@ -72,6 +81,7 @@ export class LightNode {
 
   constructor(private readonly opts: LightNodeOptions) {
     this.chain = new LightChain(opts.params);
+    this.checkpoint = opts.checkpoint === undefined ? checkpointOf(opts.params) : opts.checkpoint;
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     this.clock = opts.clock ?? (() => performance.now());
     this.handshake = new Handshake(opts.network, true, OUR_VERSION, 0);
@@ -94,6 +104,7 @@ export class LightNode {
       reorgs: [...this.reorgs],
       error: this.error,
       connected: this.connected,
+      anchor: this.chain.anchor,
     };
   }
 
@@ -166,14 +177,28 @@ export class LightNode {
   /** Keeps heights 1..height; an answer still in flight describes the old branch and is dropped. */
   private cut(height: number): void {
     if (height < this.chain.length) {
-      this.chain.truncate(height);
+      try {
+        this.chain.truncate(height);
+      } catch (e) {
+        return this.fail(e instanceof NodeError ? `${e.errorName}: ${e.message}` : String(e));
+      }
       this.reorgs.push(height);
     }
     this.inFlight = null;
+    this.anchoring = null;
   }
 
   private request(): void {
     if (this.inFlight || this.error) return;
+    const c = this.checkpoint;
+    if (c && this.chain.length === 0 && !this.chain.anchor && this.peerLength >= c.height) this.anchoring ??= [];
+    if (this.anchoring) {
+      const start = anchorStart(c!) + this.anchoring.length;
+      const nonce = this.nextNonce++;
+      this.inFlight = { nonce, descriptor: this.descriptor, start };
+      this.send({ kind: 'Batchreq', nonce, descriptor: this.descriptor, start, count: Math.min(BATCH_SIZE, c!.height - start + 1) });
+      return;
+    }
     const start = this.chain.length + 1;
     if (start > this.peerLength) return this.checkWork();
     this.started ??= { at: this.clock(), height: this.chain.length };
@@ -187,6 +212,7 @@ export class LightNode {
     const req = this.inFlight;
     if (!req || req.nonce !== nonce) return; // the answer to a request a Fork made obsolete
     this.inFlight = null;
+    if (this.anchoring) return this.anchorBatch(req, headers);
     if (req.descriptor !== this.descriptor || req.start !== this.chain.length + 1) return this.request();
     if (headers.length === 0) return this.fail(`the node returned no headers from height ${req.start}`);
     const now = this.now();
@@ -207,8 +233,30 @@ export class LightNode {
     this.changed();
   }
 
-  /** At the announced tip, the verified work must be what the node claimed (p2p.md §3.3, EFAKEWORK). */
+  /** Headers before the checkpoint; once all are in, the chain starts at the checkpoint. */
+  private anchorBatch(req: { descriptor: number; start: number }, headers: Uint8Array[]): void {
+    const c = this.checkpoint!, got = this.anchoring!;
+    if (req.descriptor !== this.descriptor || req.start !== anchorStart(c) + got.length) return this.request();
+    if (headers.length === 0) return this.fail(`the node returned no headers from height ${req.start}`);
+    got.push(...headers);
+    if (anchorStart(c) + got.length > c.height) {
+      try {
+        this.chain = LightChain.anchored(this.opts.params, c, got);
+      } catch (e) {
+        return this.fail(`checkpoint refused (${e instanceof NodeError ? `${e.errorName}: ${e.message}` : String(e)})`);
+      }
+      this.anchoring = null;
+    }
+    this.request();
+    this.changed();
+  }
+
+  /**
+   * At the announced tip, the verified work must be what the node claimed (p2p.md §3.3, EFAKEWORK).
+   * From a checkpoint the work before it is unknown: nothing to compare.
+   */
   private checkWork(): void {
+    if (this.chain.anchor) return;
     if (this.chain.length === this.peerLength && this.peerLength > 0 && this.chain.worksum < this.peerWorksum) {
       this.fail(`the node claimed more work than its headers have (EFAKEWORK)`);
     }

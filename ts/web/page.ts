@@ -77,7 +77,11 @@ function showLight(s: LightStatus): void {
       ' announced · ', el('span', { id: 'headers-per-second' }, s.headersPerSecond), ' headers/s'),
     el('p', { id: 'light-state', class: s.error ? 'error' : 'ok' },
       s.error ? `refused: ${s.error}` : s.connected ? (s.verified === s.peerLength ? 'in sync, following new blocks' : 'downloading and verifying…') : 'connecting…'),
-    render({ tip: s.verifiedHash, worksum: `0x${s.worksum}`, reorgs: s.reorgs.length ? s.reorgs.map((h) => `cut back to ${h}`).join(', ') : 'none' }),
+    render({
+      start: s.anchor ? `the checkpoint at height ${s.anchor} (consensus.md §5.5): the headers before it hash-link to it` : 'genesis',
+      tip: s.verifiedHash, [s.anchor ? 'work since the checkpoint' : 'worksum']: `0x${s.worksum}`,
+      reorgs: s.reorgs.length ? s.reorgs.map((h) => `cut back to ${h}`).join(', ') : 'none',
+    }),
   );
 }
 
