@@ -42,6 +42,7 @@ export class HeaderStage implements HeaderChainView {
   /** Staged header `height` (fork < height ≤ length): raw and parsed. */
   rawAt(height: number): Uint8Array { return this.staged.rawAt(height); }
   headerAt(height: number): Header { return this.staged.headerAt(height); }
+  hashAt(height: number): Uint8Array { return this.staged.hashAt(height); }
 
   /** The headers below `height` are applied (the chain holds them): their memory may go. */
   release(height: number): void { this.staged.release(height); }

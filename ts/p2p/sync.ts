@@ -9,6 +9,7 @@ import { checkpointOf } from '../consensus/checkpoint.js';
 import { NodeError } from '../core/errors.js';
 import { blockHash } from '../core/header.js';
 import { equalBytes, toHex } from '../core/hex.js';
+import { BlockPlan } from './block_plan.js';
 import { blockrepBodies } from './blockrep_bodies.js';
 import { applyProbe, gridForkRange, probeHeight, type ForkRange } from './fork_range.js';
 import { powPool, type PowVerdicts } from '../kernel/pow_pool.js';
@@ -21,6 +22,8 @@ import { LIVE_BLOCKS, newBlockLine, SyncProgress } from './sync_progress.js';
 const SET_ASIDE_MS = 30_000;    // a peer that timed out or could not help is not asked again for this long
 const RETRY_MS = 2_000;         // a peer whose sync made no progress
 const HEADER_PIPELINE = 4;      // header batches asked for and not yet checked (8,640 headers each)
+const BLOCK_WINDOW = 16;        // body ranges asked for or held above the applied ones (30 blocks each)
+const MAX_HELPERS = 7;          // peers fetching bodies besides the leader
 /** Errors of switchBranch that are not the peer's fault. */
 const LOCAL_ERRORS = new Set(['EREORGWORK', 'EFORKHEIGHT', 'EBUG']);
 
@@ -248,49 +251,119 @@ export class SyncClient {
     return range;
   }
 
-  /** Bodies for the stage, 30 at a time, applied once the branch outweighs the local chain (§3.4). */
-  private async downloadBlocks(peer: Peer, descriptor: number, stage: HeaderStage): Promise<boolean> {
+  /**
+   * Bodies for the stage, 30 at a time, applied in order once the branch outweighs the local chain
+   * (§3.4). Beyond a few blocks, other peers whose chain holds the stage's headers fetch ranges too.
+   */
+  private async downloadBlocks(leader: Peer, descriptor: number, stage: HeaderStage): Promise<boolean> {
     const params = this.chain.params;
+    const size = Math.min(BLOCK_BATCH, leader.caps.maxBlocksPerRequest);
+    const plan = new BlockPlan<Uint8Array[]>(stage.fork + 1, stage.length, size, BLOCK_WINDOW);
+    const live = stage.length - stage.fork <= LIVE_BLOCKS;
+    let failure: { e: unknown } | null = null;
+    const served = new Set<Peer>();
+
+    // Asks `peer` for open ranges up to `maxHeight` until the download ends.
+    const fetchFrom = async (peer: Peer, desc: number, maxHeight: number, lead: boolean): Promise<void> => {
+      while (!plan.finished) {
+        const r = plan.take(maxHeight);
+        if (!r) { await plan.changes(); continue; }
+        let bodies: Uint8Array[];
+        try {
+          const rep = await peer.request<BlockrepMsg>({ kind: 'Blockreq', first: r.first, last: r.last, descriptor: desc });
+          if (plan.finished) return;
+          if (rep.bodies?.length === 0) {
+            if (lead && peer.chain?.expectsAnswers(desc, Date.now())) throw new NodeError('EEMPTY', `no blocks ${r.first}..${r.last}`);
+            throw new Abort();
+          }
+          const headers = Array.from({ length: r.last - r.first + 1 }, (_, i) => stage.headerAt(r.first + i));
+          bodies = blockrepBodies(params, rep, r.first, headers).map((b) => b.bytes);
+        } catch (e) {
+          plan.giveBack(r);
+          throw e;
+        }
+        served.add(peer);
+        plan.complete(r, bodies);
+      }
+    };
+    const leading = fetchFrom(leader, descriptor, stage.length, true).catch((e) => { failure ??= { e }; plan.close(); });
+    // Peers connected later join while the download lasts.
+    const recruited = new Set<Peer>([leader]);
+    const recruit = (): void => {
+      if (live) return;
+      for (const h of this.helpers(leader, stage, size)) {
+        if (recruited.size > MAX_HELPERS) break;
+        if (!recruited.has(h)) { recruited.add(h); this.help(h, stage, fetchFrom); }
+      }
+    };
+
     let fork = stage.fork;
     let pending: { header: Uint8Array; body: Uint8Array }[] = [];
     let applied = 0;
-    const live = stage.length - stage.fork <= LIVE_BLOCKS;
     const startedMs = Date.now();
     const progress = new SyncProgress(stage.fork, startedMs);
-    const perRequest = Math.min(BLOCK_BATCH, peer.caps.maxBlocksPerRequest);
-    for (let first = stage.fork + 1; first <= stage.length; first += perRequest) {
-      const last = Math.min(first + perRequest - 1, stage.length);
-      const rep = await peer.request<BlockrepMsg>({ kind: 'Blockreq', first, last, descriptor });
-      if (rep.bodies?.length === 0) {
-        if (peer.chain?.expectsAnswers(descriptor, Date.now())) throw new NodeError('EEMPTY', `no blocks ${first}..${last}`);
-        throw new Abort();
+    try {
+      while (!plan.finished) {
+        recruit();
+        const ready = plan.ready();
+        if (ready.length === 0) { await plan.changes(); continue; }
+        for (const { range, value } of ready) value.forEach((body, i) => pending.push({ header: stage.rawAt(range.first + i), body }));
+        const last = ready[ready.length - 1].range.last;
+        if (!stage.anchored) throw new ChainMoved();
+        if (stage.worksumAt(last) <= this.chain.worksum) continue;
+        try {
+          const removed = await this.chain.switchBranch(fork, pending, { now: this.now() });
+          if (removed.length) this.log.info(`Switched to the branch of ${leader.address} at height ${fork + 1}: ${removed.length} block(s) rolled back`);
+        } catch (e) {
+          if (e instanceof NodeError && LOCAL_ERRORS.has(e.errorName)) throw new ChainMoved();
+          throw e;
+        }
+        if (live) for (let h = fork + 1; h <= last; h++) this.log.info(newBlockLine(h, toHex(this.chain.hashAt(h)), leader.address));
+        else {
+          const line = progress.line(last, stage.length, Date.now(), leader.address);
+          if (line) this.log.info(line);
+        }
+        applied += pending.length;
+        fork = last;
+        stage.release(fork + 1);
+        pending = [];
+        if (this.stopped) break;
       }
-      const headers = Array.from({ length: last - first + 1 }, (_, i) => stage.headerAt(first + i));
-      blockrepBodies(params, rep, first, headers).forEach((b, i) => pending.push({ header: stage.rawAt(first + i), body: b.bytes }));
-      if (!stage.anchored) throw new ChainMoved();
-      if (stage.worksumAt(last) <= this.chain.worksum) continue;
-      try {
-        const removed = await this.chain.switchBranch(fork, pending, { now: this.now() });
-        if (removed.length) this.log.info(`Switched to the branch of ${peer.address} at height ${fork + 1}: ${removed.length} block(s) rolled back`);
-      } catch (e) {
-        if (e instanceof NodeError && LOCAL_ERRORS.has(e.errorName)) throw new ChainMoved();
-        throw e;
-      }
-      if (live) for (let h = fork + 1; h <= last; h++) this.log.info(newBlockLine(h, toHex(this.chain.hashAt(h)), peer.address));
-      else {
-        const line = progress.line(last, stage.length, Date.now(), peer.address);
-        if (line) this.log.info(line);
-      }
-      applied += pending.length;
-      fork = last;
-      stage.release(fork + 1);
-      pending = [];
-      if (this.stopped) break;
+    } finally {
+      plan.close();
     }
+    await leading;
+    if (failure && fork < stage.length) throw (failure as { e: unknown }).e;
     if (applied > 0 && !live) {
       const s = Math.max(0.001, (Date.now() - startedMs) / 1000);
-      this.log.info(`Synced to height ${fork} from ${peer.address} (${applied} blocks in ${s.toFixed(1)} s, ${(applied / s).toFixed(1)} blocks/s)`);
+      const others = [...served].filter((p) => p !== leader).length;
+      const from = others ? `${leader.address} and ${others} other peer${others > 1 ? 's' : ''}` : leader.address;
+      this.log.info(`Synced to height ${fork} from ${from} (${applied} blocks in ${s.toFixed(1)} s, ${(applied / s).toFixed(1)} blocks/s)`);
     }
     return applied > 0;
+  }
+
+  /** Idle peers that may serve bodies of the stage besides its leader (their chain is checked by `help`). */
+  private helpers(leader: Peer, stage: HeaderStage, size: number): Peer[] {
+    return this.peers().filter((p) => p !== leader && this.eligible(p) && !p.busy && (this.setAside.get(p) ?? 0) <= Date.now()
+      && p.chain!.length > stage.fork && p.caps.maxBlocksPerRequest >= size);
+  }
+
+  /**
+   * A helper serves ranges up to the highest height where its chain holds the stage's header: one
+   * probe there proves, by the hash links, every header below. A helper on another branch, slow or
+   * gone just stops; one that sends bodies its own chain cannot have is closed with the error.
+   */
+  private help(peer: Peer, stage: HeaderStage, fetchFrom: (p: Peer, desc: number, maxHeight: number, lead: boolean) => Promise<void>): void {
+    const desc = peer.chain!.descriptor;
+    const height = Math.min(peer.chain!.length, stage.length);
+    (async () => {
+      const rep = await peer.request<ProberepMsg>({ kind: 'Probereq', descriptor: desc, height });
+      if (!rep.requested || !equalBytes(blockHash(rep.requested), stage.hashAt(height))) return;
+      await fetchFrom(peer, desc, height, false);
+    })().catch((e) => {
+      if (e instanceof NodeError) peer.close(e);
+      else if (e instanceof RequestExpired) this.setAside.set(peer, Date.now() + SET_ASIDE_MS);
+    });
   }
 }
