@@ -82,3 +82,25 @@ describe('an address that reaches this node itself', () => {
     expect(dialsOf('10.0.0.4:9186')).toEqual([0]);
   });
 });
+
+describe('closed as a duplicate', () => {
+  it('waits 10 min, unless the connection kept in its place closes: then it is redialled (30 s per IP still holds)', () => {
+    schedule.add({ host: '10.0.0.9', port: 9186 }, true);
+    schedule.add({ host: '10.0.0.10', port: 9186 }, true);
+    schedule.start();
+    vi.advanceTimersByTime(0);
+    for (const a of ['10.0.0.9:9186', '10.0.0.10:9186']) {
+      schedule.connected(entry(a));
+      schedule.closed(entry(a), { name: 'EDUPLICATECONNECTION' }, false);
+    }
+    vi.advanceTimersByTime(60_000);
+    expect(dials).toHaveLength(2);
+    schedule.twinClosed('10.0.0.9:9186');
+    schedule.twinClosed('10.0.0.11:9186'); // unknown: nothing
+    vi.advanceTimersByTime(1_000);
+    expect(dialsOf('10.0.0.9:9186')).toEqual([0, 60_500]);
+    expect(dialsOf('10.0.0.10:9186')).toEqual([0]);
+    vi.advanceTimersByTime(10 * 60_000);
+    expect(dialsOf('10.0.0.10:9186')).toEqual([0, 600_000]);
+  });
+});

@@ -270,7 +270,9 @@ export class PeerManager {
     } else if (wasReady && !this.stopped) {
       this.opts.log.info(`Peer ${peer.address} (#${peer.id}) disconnected: ${reason.detail} (${reason.name})`);
     }
-    if (!target || this.stopped) return;
+    if (this.stopped) return;
+    if (!target && wasReady && peer.conn.transport === 'tcp' && peer.conn.peerListenPort) this.schedule.twinClosed(`${ip}:${peer.conn.peerListenPort}`);
+    if (!target) return;
     if (!wasReady) this.schedule.failed(target, reason.name);
     else this.schedule.closed(target, reason, bans);
   }

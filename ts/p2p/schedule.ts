@@ -114,6 +114,15 @@ export class ConnectionSchedule {
     this.sleep(e, delay);
   }
 
+  /**
+   * The connection that `address`'s outbound one was closed in favour of (the peer's own dial, kept
+   * by the mutual-dial rule) has closed: the reason for the long duplicate delay is gone.
+   */
+  twinClosed(address: string): void {
+    const e = this.entries.get(address);
+    if (e && e.connections === 0 && e.dueAtMs !== null && e.lastError === 'EDUPLICATECONNECTION') this.sleep(e, RECONNECT_MS);
+  }
+
   /** An outbound attempt failed before registration (§4.2 "on a failed outbound attempt"). */
   failed(e: ScheduleEntry, error: string): void {
     e.lastError = error;
