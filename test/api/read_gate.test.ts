@@ -1,6 +1,6 @@
 // The read gate (issue 12): at most `limit` reads at once, the rest in arrival order; a slot is
 // handed on when a read ends, also when it fails. Routes that change the chain or the mempool
-// are declared as such and bypass it.
+// are declared as such and bypass it; while a chain change runs, no waiting read starts.
 import { describe, expect, it } from 'vitest';
 import { ReadGate } from '../../ts/api/read_gate.js';
 import { ROUTES } from '../../ts/api/routes/index.js';
@@ -31,6 +31,26 @@ describe('ReadGate', () => {
     expect(gate.queued).toBe(0);
   });
 
+  it('while a chain change runs, reads already running finish and new ones wait for its end', async () => {
+    const gate = new ReadGate(2);
+    const started: string[] = [];
+    let endRead!: () => void, endWrite!: () => void;
+    const read0 = gate.run(async () => { started.push('r0'); await new Promise<void>((r) => { endRead = r; }); });
+    await tick();
+    const write = gate.write(async () => { started.push('w'); await new Promise<void>((r) => { endWrite = r; }); });
+    const read1 = gate.run(async () => { started.push('r1'); });
+    await tick();
+    expect(started).toEqual(['r0', 'w']); // a free slot, yet r1 waits for the change
+    endRead();
+    await read0;
+    await tick();
+    expect(started).toEqual(['r0', 'w']);
+    endWrite();
+    await write;
+    await read1;
+    expect(started).toEqual(['r0', 'w', 'r1']);
+  });
+
   it('a failing task frees its slot', async () => {
     const gate = new ReadGate(1);
     await expect(gate.run(async () => { throw new Error('no'); })).rejects.toThrow('no');
@@ -39,6 +59,7 @@ describe('ReadGate', () => {
 });
 
 it('the routes that change the chain or the mempool skip the gate', () => {
-  const changing = ROUTES.filter((r) => r.changes).map((r) => `${r.method} ${r.path}`).sort();
-  expect(changing).toEqual(['GET /debug/fakemine', 'GET /debug/fakemine/:address', 'GET /debug/rollback', 'POST /chain/append', 'POST /transaction/add']);
+  const changing = (kind: string) => ROUTES.filter((r) => r.changes === kind).map((r) => `${r.method} ${r.path}`).sort();
+  expect(changing('chain')).toEqual(['GET /debug/fakemine', 'GET /debug/fakemine/:address', 'GET /debug/rollback', 'POST /chain/append']);
+  expect(changing('mempool')).toEqual(['POST /transaction/add']);
 });

@@ -30,7 +30,7 @@ export interface Route<T = unknown> {
   /** Codes reported by helpers the docs generator cannot see (it reads the handler's own codes). */
   errors?: ErrorName[];
   /** It changes the chain or the mempool: served at once, never queued behind reads (read_gate.ts). */
-  changes?: true;
+  changes?: 'chain' | 'mempool';
 }
 
 export const route = <T>(r: Route<T>): Route<T> => r;

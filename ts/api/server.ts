@@ -84,8 +84,8 @@ async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
 
 /** The generation each app answers in, for the answers written below koa (listen()). */
 const generationOf = new WeakMap<Koa, Generation>();
-/** Reads served at once per listener; more wait their turn (read_gate.ts). */
-const READ_CONCURRENCY = 16;
+/** Reads served at once per listener, as many as libuv has threads for LevelDB; more wait their turn (read_gate.ts). */
+const READ_CONCURRENCY = 4;
 /** Sockets whose failure was already logged (a parser error is followed by the request's abort). */
 const reported = new WeakSet<Duplex>();
 
@@ -138,7 +138,8 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
       }
       send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out });
     };
-    const handle = r.changes ? serve : (ctx: Koa.Context) => reads.run(() => serve(ctx));
+    const handle = r.changes === 'chain' ? (ctx: Koa.Context) => reads.write(() => serve(ctx))
+      : r.changes === 'mempool' ? serve : (ctx: Koa.Context) => reads.run(() => serve(ctx));
     if (method === 'GET') router.get(path, handle);
     else router.post(path, handle);
   }

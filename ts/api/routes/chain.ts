@@ -109,7 +109,7 @@ export const chainRoutes = [
     },
   }),
   route({
-    method: 'POST', path: '/chain/append', changes: true,
+    method: 'POST', path: '/chain/append', changes: 'chain',
     errors: ['EINV_ARGS', 'EZEROHEIGHT', 'EINV_HEX'],
     doc: 'Submits a mined block: body `{"height": N, "header": "<160 hex>", "body": "<hex>", "worker": "name"}` (worker optional). A block that breaks a consensus rule answers the code of that rule (proof of work 10, timestamp 11, merkle root 17, …; see the error table) and changes nothing.',
     response: nul,
@@ -153,19 +153,19 @@ export const chainRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/debug/fakemine', changes: true,
+    method: 'GET', path: '/debug/fakemine', changes: 'chain',
     doc: 'Appends a block without proof of work (on regtest with a real one, found at once), paying the all-zero address (testing; any network).',
     response: null,
     handler: ({ node }) => fakemine(node, FAKEMINE_BURN_ADDRESS),
   }),
   route({
-    method: 'GET', path: '/debug/fakemine/:address', changes: true,
+    method: 'GET', path: '/debug/fakemine/:address', changes: 'chain',
     doc: 'Appends a block without proof of work (on regtest with a real one, found at once), paying `:address` (testing; any network).',
     response: null,
     handler: ({ params, node }) => fakemine(node, addressParam(params.address)),
   }),
   route({
-    method: 'GET', path: '/debug/rollback', changes: true,
+    method: 'GET', path: '/debug/rollback', changes: 'chain',
     doc: 'Removes the tip block (testing); its transactions return to the mempool where still valid.',
     response: null,
     handler: async ({ node }) => {

@@ -19,7 +19,7 @@ const Mined = named('Mined', obj({ historyId: u64, block: obj({ height: int, has
 
 export const transactionRoutes = [
   route({
-    method: 'POST', path: '/transaction/add', changes: true,
+    method: 'POST', path: '/transaction/add', changes: 'mempool',
     // The request parser's and the mempool's codes (test/docs checks this list against their sources).
     errors: [
       'ETXTYPE', 'EBADHEIGHT', 'EBADNONCE', 'EBADFEE',
