@@ -29,7 +29,7 @@ export interface Route<T = unknown> {
   params?: Record<string, string>;
   /** Codes reported by helpers the docs generator cannot see (it reads the handler's own codes). */
   errors?: ErrorName[];
-  /** It changes the chain or the mempool: served at once, never queued behind reads (read_gate.ts). */
+  /** It changes the chain or the mempool: never queued behind reads; a chain change holds back reads not yet started (read_gate.ts). */
   changes?: 'chain' | 'mempool';
 }
 

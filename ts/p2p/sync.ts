@@ -260,7 +260,6 @@ export class SyncClient {
     const size = Math.min(BLOCK_BATCH, leader.caps.maxBlocksPerRequest);
     const plan = new BlockPlan<Uint8Array[]>(stage.fork + 1, stage.length, size, BLOCK_WINDOW);
     const live = stage.length - stage.fork <= LIVE_BLOCKS;
-    let failure: { e: unknown } | null = null;
     const served = new Set<Peer>();
 
     // Asks `peer` for open ranges up to `maxHeight` until the download ends.
@@ -286,11 +285,12 @@ export class SyncClient {
         plan.complete(r, bodies);
       }
     };
-    const leading = fetchFrom(leader, descriptor, stage.length, true).catch((e) => { failure ??= { e }; plan.close(); });
+    // The leader's failure ends the download (a later pass picks a leader again).
+    const leading = fetchFrom(leader, descriptor, stage.length, true).then(() => null, (e: unknown) => { plan.close(); return { e }; });
     // Peers connected later join while the download lasts.
     const recruited = new Set<Peer>([leader]);
     const recruit = (): void => {
-      if (live) return;
+      if (live || recruited.size > MAX_HELPERS) return;
       for (const h of this.helpers(leader, stage, size)) {
         if (recruited.size > MAX_HELPERS) break;
         if (!recruited.has(h)) { recruited.add(h); this.help(h, stage, fetchFrom); }
@@ -332,8 +332,8 @@ export class SyncClient {
     } finally {
       plan.close();
     }
-    await leading;
-    if (failure && fork < stage.length) throw (failure as { e: unknown }).e;
+    const failure = await leading;
+    if (failure && fork < stage.length) throw failure.e;
     if (applied > 0 && !live) {
       const s = Math.max(0.001, (Date.now() - startedMs) / 1000);
       const others = [...served].filter((p) => p !== leader).length;
