@@ -47,6 +47,7 @@ async function readWhole(v: ReadView): Promise<string[]> {
   for (let h = 1; h <= v.length; h++) {
     const raw = v.rawHeaderAt(h);
     expect(toHex((await v.db.get(headerKey(h)))!)).toBe(toHex(raw));
+    expect(toHex(v.db.getSync(headerKey(h))!)).toBe(toHex(raw)); // the synchronous reads of ledger queries too
     expect(toHex(blockHash(raw))).toBe(toHex(v.hashAt(h)));
     expect(toHex(v.headerAt(h).prevHash)).toBe(toHex(v.hashAt(h - 1)));
     const b = (await v.block(h))!;

@@ -82,7 +82,7 @@ export class Chain implements HeaderChainView {
       if (isCorruption(e)) throw damaged(db.location, (e as Error).message.replace(/\.$/, ''));
       throw e;
     }
-    verifyLoaded({ path: db.location, head: length, length: c.length, hashAt: (h) => c.hashAt(h), headerCrc: c.headerCrc }, check, await c.marker.read());
+    verifyLoaded({ path: db.location, head: length, length: c.length, hashAt: (h) => c.hashAt(h), headerCrc: c.headerCrc }, check, c.marker.read());
     const snapshot = await db.get(SIGNED_SNAPSHOT);
     if (snapshot) {
       try { c.pinned = verifySnapshot(params, decodeSnapshot(snapshot)); } catch { /* signed by a key no longer listed */ }
@@ -260,7 +260,7 @@ export class Chain implements HeaderChainView {
     this.headerCrc = headerCrc;
     // After the commit: the marker never names a block the database does not hold. If it cannot
     // be written it stays behind, which start-up accepts.
-    await this.marker.write(h, checked.hash).catch((e) => process.stderr.write(`head marker not written: ${(e as Error).message}\n`));
+    try { this.marker.write(h, checked.hash); } catch (e) { process.stderr.write(`head marker not written: ${(e as Error).message}\n`); }
     const block: StoredBlock = { height: h, header: checked.header, raw: checked.raw, hash: checked.hash, body: bodyBytes, firstHistoryId: applied.firstHistoryId };
     await this.emit({ kind: 'append', block, body });
     return block;
@@ -309,7 +309,7 @@ export class Chain implements HeaderChainView {
     const below = h > 1 ? await this.db.get(blockMetaKey(h - 1)) : undefined;
     const headerCrc = below && below.length >= 20 ? readU32(below, 16) : h > 1 ? extendCrc(0, this.rawHeadersAt(1, h - 1)) : 0;
     // Before the commit, for the same reason as in appendBlock.
-    await this.marker.write(h - 1, this.hashAt(h - 1));
+    this.marker.write(h - 1, this.hashAt(h - 1));
     await this.db.batch([
       ...undoOps(undo),
       { type: 'del', key: headerKey(h) },

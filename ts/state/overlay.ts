@@ -1,6 +1,7 @@
 // Pending state changes of one block on top of the database. Reads see the pending writes; the
 // first write of a key records its previous value, which makes the block's undo record
-// (consensus.md §9.4) generic: rollback restores exactly the keys the block changed.
+// (consensus.md §9.4) generic: rollback restores exactly the keys the block changed. Its reads are
+// synchronous (ledger.ts dbReader says why).
 import type { Db } from '../store/database.js';
 import { toHex } from '../core/hex.js';
 import { Reader, Writer } from '../core/bytes.js';
@@ -16,7 +17,7 @@ export class StateOverlay {
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     const w = this.writes.get(toHex(key));
     if (w) return w.value ?? undefined;
-    return (await this.db.get(key)) ?? undefined;
+    return this.db.getSync(key);
   }
 
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {
@@ -42,7 +43,7 @@ export class StateOverlay {
   private async remember(key: Uint8Array): Promise<void> {
     const k = toHex(key);
     if (this.before.has(k)) return;
-    this.before.set(k, { key, value: (await this.db.get(key)) ?? null });
+    this.before.set(k, { key, value: this.db.getSync(key) ?? null });
   }
 
   /** The batch operations that apply the pending writes. */

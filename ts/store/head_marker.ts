@@ -3,7 +3,7 @@
 // without a word, and nothing inside the database can tell; this file, outside it, can. It is
 // written after a block is committed and before one is rolled back, so it never names a block
 // the database does not hold — unless the database lost it.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 
@@ -18,25 +18,41 @@ export class HeadMarker {
   constructor(dbPath: string) { this.path = join(dbPath, HEAD_MARKER_FILE); }
 
   /** The mark, null when there is none, 'unreadable' when the file is not one this node wrote. */
-  async read(): Promise<HeadMark | null | 'unreadable'> {
+  read(): HeadMark | null | 'unreadable' {
     let b: Buffer;
     try {
-      b = await readFile(this.path);
+      b = readFileSync(this.path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
+    if (b.length === 0) return null; // created, and the process killed before its first write
     if (b.length !== SIZE || b.readUInt32BE(SIZE - 4) !== crc32(b.subarray(0, SIZE - 4))) return 'unreadable';
     return { height: b.readUInt32BE(0), hash: new Uint8Array(b.subarray(4, 36)) };
   }
 
-  /** Replaces the mark (a rename, so a crash leaves the old or the new one, never a torn file). */
-  async write(height: number, hash: Uint8Array): Promise<void> {
+  /**
+   * Replaces the mark: one 40-byte write at the start of the file, inside one disk sector, so it
+   * lands whole or not at all (and the checksum would tell). Synchronous, in place: it runs inside
+   * the block's change, where a temporary file and a rename cost 0.2 ms and four round trips
+   * through libuv's thread pool, each waiting an event-loop turn behind the reads being served.
+   */
+  write(height: number, hash: Uint8Array): void {
     const b = Buffer.alloc(SIZE);
     b.writeUInt32BE(height, 0);
     b.set(hash, 4);
     b.writeUInt32BE(crc32(b.subarray(0, SIZE - 4)), SIZE - 4);
-    await writeFile(this.path + '.new', b);
-    await rename(this.path + '.new', this.path);
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r+');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      fd = openSync(this.path, 'w');
+    }
+    try {
+      writeSync(fd, b, 0, SIZE, 0);
+    } finally {
+      closeSync(fd);
+    }
   }
 }
