@@ -2,7 +2,8 @@
 // (classic-level does not expose `paranoid_checks` nor `verify_checksums`, and without them a
 // flipped byte in an uncompressed table block is served as data). Layouts: LevelDB's
 // doc/table_format.md (blocks with a 5-byte trailer: compression type, masked CRC-32C of contents
-// and type; a 48-byte footer) and doc/log_format.md (32 KiB blocks of records with a 7-byte header).
+// and type; a 48-byte footer) and doc/log_format.md (32 KiB blocks of records with a 7-byte header),
+// for the files the manifest names (db/version_edit.cc).
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -126,43 +127,115 @@ export function checkTable(file: Uint8Array): void {
 
 const LOG_BLOCK = 32768;
 const LOG_HEADER = 7;
+const FULL = 1, FIRST = 2, MIDDLE = 3, LAST = 4;
 
 /**
- * Checks every record checksum of a write-ahead log. An incomplete record at its very end is what a
- * crash mid-write leaves (that batch was never committed), not damage.
+ * The records of a log-format file (a write-ahead log or a manifest), fragments joined; throws on
+ * a failed checksum. An incomplete record at its very end is what a crash mid-write leaves (that
+ * write never completed), not damage: it is left out.
  */
-export function checkLog(file: Uint8Array): void {
+export function logRecords(file: Uint8Array): Uint8Array[] {
+  const records: Uint8Array[] = [];
+  let parts: Uint8Array[] | null = null;
   for (let at = 0; at < file.length;) {
     const left = LOG_BLOCK - (at % LOG_BLOCK);
     if (left < LOG_HEADER) { at += left; continue; } // block trailer: zero padding
-    if (at + LOG_HEADER > file.length) return;
+    if (at + LOG_HEADER > file.length) break;
     const length = file[at + 4] | (file[at + 5] << 8);
     const type = file[at + 6];
     if (type === 0 && length === 0) { at += left; continue; } // zero fill LevelDB may leave
     if (LOG_HEADER + length > left) throw new Error(`record at ${at} is longer than its block`);
-    if (at + LOG_HEADER + length > file.length) return;
+    if (at + LOG_HEADER + length > file.length) break;
     if (masked(crc32c(file, at + 6, at + LOG_HEADER + length)) !== readU32LE(file, at)) throw new Error(`record at ${at} fails its checksum`);
+    const data = file.subarray(at + LOG_HEADER, at + LOG_HEADER + length);
+    if (type === FULL) records.push(data);
+    else if (type === FIRST) parts = [data];
+    else if ((type === MIDDLE || type === LAST) && parts) {
+      parts.push(data);
+      if (type === LAST) { records.push(Buffer.concat(parts)); parts = null; }
+    } else throw new Error(`record at ${at} has type ${type} out of sequence`);
     at += LOG_HEADER + length;
+  }
+  return records;
+}
+
+/** Checks every record checksum of a write-ahead log. */
+export function checkLog(file: Uint8Array): void {
+  logRecords(file);
+}
+
+/** Table files the database consists of, and the oldest write-ahead log it still replays. */
+export interface LiveFiles { tables: Set<number>; minLog: number; prevLog: number }
+
+/**
+ * Replays a manifest's version edits (LevelDB's db/version_edit.cc tags): tables added minus
+ * tables deleted, and the log numbers. Any other file is one LevelDB deletes at opening (a table
+ * a compaction was writing when the process was killed), not part of the database.
+ */
+export function liveFiles(manifest: Uint8Array): LiveFiles {
+  const tables = new Set<string>();
+  let minLog = 0, prevLog = 0;
+  for (const edit of logRecords(manifest)) {
+    const c = new Cursor(edit);
+    const skipBytes = () => { const n = c.varint(); c.at += n; };
+    while (c.at < edit.length) {
+      const tag = c.varint();
+      switch (tag) {
+        case 1: skipBytes(); break; // comparator name
+        case 2: minLog = c.varint(); break;
+        case 3: case 4: c.varint(); break; // next file number, last sequence
+        case 5: c.varint(); skipBytes(); break; // compaction pointer: level, key
+        case 6: { const level = c.varint(); tables.delete(`${level}:${c.varint()}`); break; }
+        case 7: { const level = c.varint(); tables.add(`${level}:${c.varint()}`); c.varint(); skipBytes(); skipBytes(); break; }
+        case 9: prevLog = c.varint(); break;
+        default: throw new Error(`unknown version edit tag ${tag}`);
+      }
+      if (c.at > edit.length) throw new Error('version edit runs past its record');
+    }
+  }
+  return { tables: new Set([...tables].map((t) => Number(t.split(':')[1]))), minLog, prevLog };
+}
+
+async function readIfThere(path: string): Promise<Uint8Array | null> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null; // compacted away meanwhile
+    throw e;
   }
 }
 
-/** Checks every table and log file of the database at `path`; returns the first problem found, or null. */
+/**
+ * Checks the manifest CURRENT names and every table and write-ahead log of the database at
+ * `path` that LevelDB would read at opening; returns the first problem found, or null.
+ */
 export async function checkDatabaseFiles(path: string): Promise<string | null> {
+  const current = await readIfThere(join(path, 'CURRENT'));
+  const manifestName = current && Buffer.from(current).toString().trim();
+  if (!manifestName || !/^MANIFEST-\d+$/.test(manifestName)) return 'its CURRENT file does not name a manifest';
+  const manifest = await readIfThere(join(path, manifestName));
+  if (!manifest) return `its manifest ${manifestName} is missing`;
+  let live: LiveFiles;
+  try {
+    live = liveFiles(manifest);
+  } catch (e) {
+    return `manifest ${manifestName}: ${(e as Error).message}`;
+  }
+  const present = new Set<number>();
   for (const name of (await readdir(path)).sort()) {
-    const kind = /^\d+\.(ldb|sst)$/.test(name) ? 'table' : /^\d+\.log$/.test(name) ? 'log' : null;
-    if (!kind) continue;
-    let bytes: Uint8Array;
-    try {
-      bytes = await readFile(join(path, name));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // compacted away meanwhile
-      throw e;
-    }
+    const m = /^(\d+)\.(ldb|sst|log)$/.exec(name);
+    if (!m) continue;
+    const number = Number(m[1]), kind = m[2] === 'log' ? 'log' : 'table';
+    if (kind === 'table') present.add(number);
+    if (kind === 'table' ? !live.tables.has(number) : number < live.minLog && number !== live.prevLog) continue;
+    const bytes = await readIfThere(join(path, name));
+    if (!bytes) continue;
     try {
       if (kind === 'table') checkTable(bytes); else checkLog(bytes);
     } catch (e) {
       return `${kind === 'table' ? 'table file' : 'write-ahead log'} ${name}: ${(e as Error).message}`;
     }
   }
-  return null;
+  const missing = [...live.tables].find((n) => !present.has(n));
+  return missing === undefined ? null : `table file ${String(missing).padStart(6, '0')}.ldb is missing`;
 }
