@@ -1,11 +1,15 @@
-// The read gate (issue 12): at most `limit` reads at once, the rest in arrival order; a slot is
-// handed on when a read ends, also when it fails. Routes that change the chain or the mempool
-// are declared as such and bypass it; while a chain change runs, no waiting read starts.
+// The read gate (issue 12): reads start in the check phase of an event-loop turn, at most `limit`
+// per turn and `limit` at once, the rest in arrival order; a slot is handed on when a read ends,
+// also when it fails. Routes that change the chain or the mempool are declared as such and bypass
+// it; while a chain change runs, no waiting read starts.
 import { describe, expect, it } from 'vitest';
 import { ReadGate } from '../../ts/api/read_gate.js';
 import { ROUTES } from '../../ts/api/routes/index.js';
 
-const tick = () => new Promise((r) => setImmediate(r));
+/** One event-loop turn. */
+const turn = () => new Promise((r) => setImmediate(r));
+/** Two turns: a read freed in one turn hands its slot on in the next. */
+const tick = async () => { await turn(); await turn(); };
 
 describe('ReadGate', () => {
   it('runs at most `limit` tasks at once, the others in arrival order', async () => {
@@ -49,6 +53,22 @@ describe('ReadGate', () => {
     await write;
     await read1;
     expect(started).toEqual(['r0', 'w', 'r1']);
+  });
+
+  it('starts at most `limit` reads per event-loop turn, however fast they end, and none synchronously', async () => {
+    const gate = new ReadGate(2);
+    const started: number[] = [];
+    const runs = Array.from({ length: 7 }, (_, i) => gate.run(async () => { started.push(i); }));
+    expect(started).toEqual([]);
+    const perTurn: number[] = [];
+    while (started.length < 7) {
+      const before = started.length;
+      await turn();
+      perTurn.push(started.length - before);
+    }
+    expect(perTurn.every((n) => n <= 2)).toBe(true);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    await Promise.all(runs);
   });
 
   it('a failing task frees its slot', async () => {

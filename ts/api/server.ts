@@ -84,7 +84,7 @@ async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
 
 /** The generation each app answers in, for the answers written below koa (listen()). */
 const generationOf = new WeakMap<Koa, Generation>();
-/** Reads served at once per listener, as many as libuv has threads for LevelDB; more wait their turn (read_gate.ts). */
+/** Reads started per event-loop turn, and running at once, per listener; more wait their turn (read_gate.ts). */
 const READ_CONCURRENCY = 4;
 /** Sockets whose failure was already logged (a parser error is followed by the request's abort). */
 const reported = new WeakSet<Duplex>();
