@@ -3,7 +3,7 @@
 // p50/p99): reads run on a snapshot and never wait for block application.
 import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { setPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initKernel } from '../ts/kernel/instance.js';
 import { buildExchangeChain } from '../test/helpers/exchange_chain.js';
@@ -93,14 +93,8 @@ export async function benchStore(): Promise<void> {
     for (let i = 0; i < APPENDS; i++) idle.push(await timed(miner));
 
     const market = `${node.url}/dex/market/${ex.asset}`;
-    // The readers stand for clients on other machines. They run in a child process, so that their
-    // event loop does not delay the append's timing, at the lowest CPU priority: at equal priority
-    // the scheduler shares the two cores of the reference machine among three busy processes, and
-    // every wake-up of the node and of the client timing the appends waits behind the readers'
-    // own work (the figure measured that, 2–4× from run to run). They still use every cycle the
-    // node leaves: the node serves them at full speed (reads/s below).
+    // The readers run in a child process: their own event loop must not delay the append's timing.
     const readers = spawn(process.execPath, ['--input-type=module', '-e', READERS_SCRIPT, market, String(READERS)], { stdio: ['pipe', 'pipe', 'inherit'] });
-    setPriority(readers.pid!, 19);
     let out = '';
     readers.stdout!.on('data', (d) => { out += d; });
     await new Promise<void>((resolve, reject) => {
