@@ -5,7 +5,7 @@ import { Reader, Writer } from '../core/bytes.js';
 import type { TransactionId } from '../core/transaction.js';
 import type { Db } from '../store/database.js';
 import { accountOrderKey, bookKey, keysStartingWith, orderKey, orderTxKey, readU64, u64Value } from '../store/keys.js';
-import type { KeyReader, KeyWriter } from './ledger.js';
+import { dbReader, type KeyReader, type KeyWriter } from './ledger.js';
 
 export interface OpenOrder {
   id: bigint;
@@ -76,8 +76,9 @@ export async function bookOrderIds(db: Db, assetId: bigint): Promise<bigint[]> {
 /** An account's open orders (ascending id). */
 export async function accountOrders(db: Db, accountId: bigint): Promise<OpenOrder[]> {
   const out: OpenOrder[] = [];
+  const s = dbReader(db);
   for await (const k of db.keys(keysStartingWith(accountOrderKey(accountId, 0n).subarray(0, 9)))) {
-    const o = await orderById({ get: async (key) => (await db.get(key)) ?? undefined }, readU64(k, 9));
+    const o = await orderById(s, readU64(k, 9));
     if (o) out.push(o);
   }
   return out;
