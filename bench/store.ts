@@ -17,8 +17,8 @@ const APPENDS = 100;
 
 /**
  * READERS loops of GET `url` in a child process, each on its own keep-alive connection; on "stop"
- * on stdin, prints their latencies (ms) as JSON. Plain sockets: fetch() spends several times the
- * node's own CPU per request, so the readers would measure the client rather than load the node.
+ * on stdin, prints their latencies (ms) as JSON. Plain sockets: with fetch() the readers' process
+ * saturated its core while the node idled 40–60% of the time, so they loaded themselves, not the node.
  */
 const READERS_SCRIPT = `
 import { connect } from 'node:net';

@@ -17,7 +17,7 @@ export class ReadGate {
   constructor(readonly limit: number) {}
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    await new Promise<void>((resolve) => { this.waiting.push(resolve); this.schedule(); }); // counted in `running` by start()
+    await new Promise<void>((resolve) => { this.waiting.push(resolve); this.schedule(); }); // counted in `running` when started
     try {
       return await task();
     } finally {
@@ -46,7 +46,9 @@ export class ReadGate {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      for (let started = 0; started < this.limit && this.writers === 0 && this.running < this.limit && this.waiting.length > 0; started++) {
+      // No read ends inside this loop (their continuations are microtasks, run after it), so at
+      // most `limit` start per turn.
+      while (this.writers === 0 && this.running < this.limit && this.waiting.length > 0) {
         this.running++;
         this.waiting.shift()!();
       }
