@@ -1,5 +1,6 @@
 // Block bodies V1/V2/V4 (consensus.md §6.1–§6.9): the §11.6 block, byte-exact round trips of
 // generated bodies, structure annotations, merkle leaves and root, and rejections.
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { sha256 } from '../../ts/kernel/hash.js';
@@ -7,7 +8,9 @@ import {
   bodyMerkleLeaves, bodyMerklePrefix, bodyMerkleRoot, bodyStructure, parseBody, serializeBody, signedEntries,
   type Body, type BodyLayout,
 } from '../../ts/core/body.js';
-import { ENTRY_SIZE, entryBytes, type SignedEntry } from '../../ts/core/entry.js';
+import { ENTRY_SIZE, entryBytes, entryTxHash, type SignedEntry } from '../../ts/core/entry.js';
+import { recoverPublicKey } from '../../ts/core/keys.js';
+import { addressFromPublicKey } from '../../ts/core/address.js';
 import type { ParseAnnotation } from '../../ts/core/annotation.js';
 import { NodeError, type ErrorName } from '../../ts/core/errors.js';
 import { concatBytes, fromHex, toHex } from '../../ts/core/hex.js';
@@ -138,10 +141,19 @@ describe('round trips', () => {
     });
   });
 
-  it('liquidity deposits carry quote (coin) before base on the wire', () => {
-    const rng = new Rng(6);
-    const d = { ...entry('liquidityDeposit', rng), quote: 0x1111n, base: 0x2222n };
-    expect(toHex(entryBytes(d).subarray(18, 34))).toBe('0000000000001111' + '0000000000002222');
+  it('liquidity deposits carry base (asset) before quote (coin): block 69 the 0.10.3 reference mined', () => {
+    const dir = 'test/vectors/reference-0.10.3-defi';
+    const bytes = fromHex(JSON.parse(readFileSync(`${dir}/s09-A-first-deposit-100DEMO-30WART-block69-ref.binary.txt`, 'utf8')).data.bytes)!;
+    const parsed = parseBody(bytes, 'V4');
+    const d = parsed.tokenSections[0].liquidityDeposits[0];
+    expect([d.base, d.quote]).toEqual([10000n, 3000000000n]); // 100.00 DEMO, 30 coins (tx-s09 as submitted)
+    expect(toHex(serializeBody(parsed))).toBe(toHex(bytes));
+    // Read so, the entry's signed hash is the reference's transaction hash and recovers A.
+    const pinHash = fromHex(JSON.parse(readFileSync(`${dir}/s04-B-buy-5WART-at-0.4-no-pool/ref_chain_head.json`, 'utf8')).data.chainHead.hash)!;
+    const assetHash = fromHex('763e6e3a87e69cf2138baecb2876896c48a91a3c12b1f4768c4f1c7fa21ad9ed')!;
+    const hash = entryTxHash(d, 69, pinHash, { assetHash });
+    expect(toHex(hash)).toBe('cc8923fb8bbeb600dbf51181b9c68e9a7fe5daa66dcba51a9ae5698a1673b648');
+    expect(toHex(addressFromPublicKey(recoverPublicKey(hash, d.signature)!))).toBe('3661579d61abde5837a8686dc4d65348a2fc61b1');
   });
 
   it('the 10-bit counts are packed most significant bit first', () => {

@@ -224,20 +224,21 @@ describe('messages (§2.4)', () => {
       { type: 'limitSwap', assetHash: asset, isBuy: false, amount: 7n, limit: fromHex('8000' + '4f')! },
       { type: 'liquidityDeposit', assetHash: asset, base: 8n, quote: 9n },
       { type: 'liquidityWithdrawal', assetHash: asset, shares: 10n },
-      { type: 'cancelation', cancelHeight: 64, cancelNonceId: 3 },
+      { type: 'cancelation', cancelHeight: 32, cancelNonceId: 3 },
     ];
     const txs: WireTransaction[] = payloads.map((payload) => ({ id, reserved: new Uint8Array(3), feeCode: 0x4fa2, payload, signature: new Uint8Array(65).fill(1) }));
     const hex = roundTrip({ kind: 'Txrep', legacy: false, nonce: 1, txs: [...txs, null] });
     const total = 4 + payloads.reduce((n, p) => n + 2 + TX_MESSAGE_SIZE[p.type], 0) + 1;
     expect(hex.length / 2).toBe(total);
-    expect(Object.values(TX_MESSAGE_SIZE)).toEqual([114, 147, 100, 131, 134, 126, 94]);
+    expect(Object.values(TX_MESSAGE_SIZE)).toEqual([114, 147, 100, 130, 134, 126, 94]);
     // The coin transfer in full: present, indicator 1, id, 3 reserved, fee, to, amount, signature.
     expect(hex.slice(8, 8 + 2 * 116)).toBe('01' + '01' + '0000000000000102' + '00000020' + '00000009' + '000000' + '4fa2' + toHex(to) + '0000000000000005' + '01'.repeat(65));
-    // The limit price on the wire is u32 exponent<<16 | mantissa; the deposit carries coin (quote) first.
+    // As the live 0.10.3 reference writes them: the limit price in its 3 body bytes (mantissa,
+    // exponent; a 130-byte message), the deposit's base (asset) before its quote (coin).
     const limitTx = toHex(encodeMessage({ kind: 'Txrep', legacy: false, nonce: 0, txs: [txs[3]] }).payload);
-    expect(limitTx.slice(8 + 4 + 2 * 21 + 64 + 2 + 16, 8 + 4 + 2 * 21 + 64 + 2 + 16 + 8)).toBe('004f8000');
+    expect(limitTx.slice(8 + 4 + 2 * 21 + 64 + 2 + 16, 8 + 4 + 2 * 21 + 64 + 2 + 16 + 6 + 2 * 65)).toBe('80004f' + '01'.repeat(65));
     const depositTx = toHex(encodeMessage({ kind: 'Txrep', legacy: false, nonce: 0, txs: [txs[4]] }).payload);
-    expect(depositTx.slice(8 + 4 + 2 * 21 + 64, 8 + 4 + 2 * 21 + 64 + 32)).toBe('0000000000000009' + '0000000000000008');
+    expect(depositTx.slice(8 + 4 + 2 * 21 + 64, 8 + 4 + 2 * 21 + 64 + 32)).toBe('0000000000000008' + '0000000000000009');
     expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex('00000001' + '01' + '08' + '00'.repeat(114))!))).toBe('ETXTYPE');
     // LegacyTxrep (15): coin transfers without the indicator.
     const legacy = '00000001' + hex.slice(8 + 4, 8 + 2 * 116);
@@ -251,7 +252,21 @@ describe('messages (§2.4)', () => {
     expect(decodeMessage(MSG.Txrep, fromHex(coin('0000000000000001'))!).kind).toBe('Txrep');
     expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(coin('0000000000000000'))!))).toBe('EZEROAMOUNT');
     const token = '00000001' + '01' + '02' + '00'.repeat(16) + '000000' + '4fa2' + 'a5'.repeat(32) + '02' + '22'.repeat(20) + '0000000000000001' + '01'.repeat(65);
-    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(token)!))).toBe('EINV_TXREP');
+    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(token)!))).toBe('EINVBUY');
+    // The reference's parse checks of the exchange messages.
+    const head = (indicator: string, pinHeight: string, nonceId: string) => '00000001' + '01' + indicator + '0000000000000007' + pinHeight + nonceId + '000000' + '4fa2';
+    const order = (amount: string) => head('04', '00000040', '00000001') + 'a5'.repeat(32) + '01' + amount + '80004f' + '01'.repeat(65);
+    expect(decodeMessage(MSG.Txrep, fromHex(order('0000000000000001'))!).kind).toBe('Txrep');
+    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(order('0000000000000000'))!))).toBe('EZEROAMOUNT');
+    const deposit = (base: string, quote: string) => head('05', '00000040', '00000001') + 'a5'.repeat(32) + base + quote + '01'.repeat(65);
+    expect(decodeMessage(MSG.Txrep, fromHex(deposit('0000000000000000', '0000000000000001'))!).kind).toBe('Txrep');
+    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(deposit('0000000000000000', '0000000000000000'))!))).toBe('EZEROAMOUNT');
+    const withdrawal = head('06', '00000040', '00000001') + 'a5'.repeat(32) + '0000000000000000' + '01'.repeat(65);
+    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(withdrawal)!))).toBe('EZEROAMOUNT');
+    const cancel = (pinHeight: string, nonceId: string, cancelHeight: string, cancelNonce: string) => head('07', pinHeight, nonceId) + cancelHeight + cancelNonce + '01'.repeat(65);
+    expect(decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000040', '00000002'))!).kind).toBe('Txrep');
+    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000060', '00000002'))!))).toBe('ECANCELFUTURE');
+    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000040', '00000001'))!))).toBe('ECANCELSELF');
     expect(codeOf(() => decodeMessage(18, new Uint8Array(4)))).toBe('ERTCDISABLED');
     expect(codeOf(() => decodeMessage(27, new Uint8Array(4)))).toBe('ERTCDISABLED');
     expect(codeOf(() => decodeMessage(MSG.Txreq, fromHex('00000001' + '00'.repeat(16 * 5001))!))).toBe('EINV_TXREQ');

@@ -93,7 +93,7 @@ class BodyAssembler {
       case 'coinTransfer': entry = { kind: 'coinTransfer', ...head, toId: to!.id, amount: p.amount }; break;
       case 'tokenTransfer': entry = { kind: p.isLiquidity ? 'shareTransfer' : 'assetTransfer', ...head, toId: to!.id, amount: p.amount }; break;
       case 'limitSwap': entry = { kind: 'limitSwap', ...head, buy: p.isBuy, amount: p.amount, limit: p.limit }; break;
-      case 'liquidityDeposit': entry = { kind: 'liquidityDeposit', ...head, quote: p.quote, base: p.base }; break;
+      case 'liquidityDeposit': entry = { kind: 'liquidityDeposit', ...head, base: p.base, quote: p.quote }; break;
       case 'liquidityWithdrawal': entry = { kind: 'liquidityWithdrawal', ...head, shares: p.shares }; break;
       case 'cancelation': entry = { kind: 'cancelation', ...head, cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId }; break;
       case 'assetCreation': entry = { kind: 'assetCreation', ...head, supply: p.supply, precision: p.precision, name: p.name }; break;

@@ -25,8 +25,8 @@ export interface CoinTransferEntry extends SignedHead { kind: 'coinTransfer'; to
 export interface AssetTransferEntry extends SignedHead { kind: 'assetTransfer'; toId: bigint; amount: bigint }
 export interface ShareTransferEntry extends SignedHead { kind: 'shareTransfer'; toId: bigint; amount: bigint }
 export interface LimitSwapEntry extends SignedHead { kind: 'limitSwap'; buy: boolean; amount: bigint; limit: Uint8Array }
-/** Body order: quote (coin E8) first, then base (asset units). */
-export interface LiquidityDepositEntry extends SignedHead { kind: 'liquidityDeposit'; quote: bigint; base: bigint }
+/** Body order (0.10.x, measured against the live reference): base (asset units) first, then quote (coin E8). */
+export interface LiquidityDepositEntry extends SignedHead { kind: 'liquidityDeposit'; base: bigint; quote: bigint }
 export interface LiquidityWithdrawalEntry extends SignedHead { kind: 'liquidityWithdrawal'; shares: bigint }
 export interface CancelationEntry extends SignedHead { kind: 'cancelation'; cancelHeight: number; cancelNonceId: number }
 export interface AssetCreationEntry extends SignedHead { kind: 'assetCreation'; supply: bigint; precision: number; name: Uint8Array }
@@ -84,7 +84,7 @@ function readFields(kind: EntryKind, r: Reader, a: Annotator): Record<string, un
       return { buy: flag === 1, amount, limit };
     }
     case 'liquidityDeposit':
-      return { quote: u64('quote'), base: u64('base') };
+      return { base: u64('base'), quote: u64('quote') };
     case 'liquidityWithdrawal':
       return { shares: u64('shares') };
     case 'cancelation': {
@@ -117,7 +117,7 @@ export function writeEntry(w: Writer, e: SignedEntry): void {
       w.u8(e.buy ? 1 : 0).u64(e.amount).bytes(e.limit, LIMIT_PRICE_BYTES);
       break;
     case 'liquidityDeposit':
-      w.u64(e.quote).u64(e.base);
+      w.u64(e.base).u64(e.quote);
       break;
     case 'liquidityWithdrawal':
       w.u64(e.shares);

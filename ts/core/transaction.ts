@@ -85,7 +85,7 @@ export function signingBytes(common: SigningCommon, payload: TransactionPayload)
       w.bytes(payload.assetHash, HASH_SIZE).u8(payload.isBuy ? 1 : 0).u64(payload.amount)
         .bytes(payload.limit, LIMIT_PRICE_BYTES);
       break;
-    case 'liquidityDeposit': // 52–99: base (asset units) before quote (coin), unlike the body order
+    case 'liquidityDeposit': // 52–99: base (asset units) before quote (coin), as in the body and Txrep
       w.bytes(payload.assetHash, HASH_SIZE).u64(payload.base).u64(payload.quote);
       break;
     case 'liquidityWithdrawal': // 52–91

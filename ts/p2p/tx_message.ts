@@ -1,14 +1,15 @@
 // The transaction message of Txrep (p2p.md §2.1 "Transaction message"): a type indicator, 21
 // common bytes (TransactionId 16 ‖ 3 reserved bytes ‖ fee code u16), the type's fields, a 65-byte
 // signature. The sender is not a field: the receiver recovers it from the signature.
-// The reference's limit price is a u32 `exponent<<16 | mantissa`; our payload keeps the 3-byte
-// form `mantissa(2) ‖ exponent(1)` (consensus.md §7.5), so the wire value maps onto it one to one
-// and a u32 whose top byte is set is refused (EBADPRICE; p2p.md §8 item 10).
+// The 0.10.x line writes every field as the block body does (measured against the live 0.10.3
+// reference; p2p.md §2.1, §8 item 10): the limit price in its 3 bytes `mantissa(2) ‖ exponent(1)`,
+// a deposit's base (asset) before its quote (coin). Field checks are the reference's parse checks:
+// non-zero amounts, a deposit of something, a cancelation of an earlier, other transaction.
 import { Reader, Writer } from '../core/bytes.js';
 import { fail } from '../core/errors.js';
 import { ADDRESS_BYTES } from '../core/address.js';
 import { HASH_SIZE } from '../core/header.js';
-import { ASSET_NAME_BYTES, type TransactionId, type TransactionPayload, type TransactionType } from '../core/transaction.js';
+import { ASSET_NAME_BYTES, LIMIT_PRICE_BYTES, type TransactionId, type TransactionPayload, type TransactionType } from '../core/transaction.js';
 import { readTxId, writeTxId } from './elements.js';
 
 export interface WireTransaction {
@@ -25,12 +26,12 @@ const INDICATOR: Record<TransactionType, number> = {
 
 /** Size of each type's message without the indicator (§2.1 table). */
 export const TX_MESSAGE_SIZE: Record<TransactionType, number> = {
-  coinTransfer: 114, tokenTransfer: 147, assetCreation: 100, limitSwap: 131, liquidityDeposit: 134, liquidityWithdrawal: 126, cancelation: 94,
+  coinTransfer: 114, tokenTransfer: 147, assetCreation: 100, limitSwap: 130, liquidityDeposit: 134, liquidityWithdrawal: 126, cancelation: 94,
 };
 
 function flag(r: Reader): boolean {
   const v = r.u8();
-  if (v > 1) fail('EINV_TXREP', `flag byte ${v}`);
+  if (v > 1) fail('EINVBUY', `flag byte ${v}`); // the reference's one code for both flags
   return v === 1;
 }
 
@@ -39,29 +40,20 @@ function nonzero(v: bigint): bigint {
   return v;
 }
 
-function readLimit(r: Reader): Uint8Array {
-  const v = r.u32();
-  if (v >>> 24 !== 0) fail('EBADPRICE', `limit price ${v.toString(16)} has no 3-byte form`);
-  const mantissa = v & 0xffff;
-  return new Uint8Array([mantissa >>> 8, mantissa & 0xff, (v >>> 16) & 0xff]);
-}
-
-function writeLimit(w: Writer, limit: Uint8Array): void {
-  w.u32(limit[2] * 65536 + limit[0] * 256 + limit[1]);
-}
-
 function readPayload(r: Reader, type: TransactionType): TransactionPayload {
   switch (type) {
     case 'coinTransfer': return { type, toAddress: r.bytes(ADDRESS_BYTES), amount: nonzero(r.u64()) };
     case 'tokenTransfer': return { type, assetHash: r.bytes(HASH_SIZE), isLiquidity: flag(r), toAddress: r.bytes(ADDRESS_BYTES), amount: nonzero(r.u64()) };
     case 'assetCreation': return { type, supply: r.u64(), precision: r.u8(), name: r.bytes(ASSET_NAME_BYTES) };
-    case 'limitSwap': return { type, assetHash: r.bytes(HASH_SIZE), isBuy: flag(r), amount: r.u64(), limit: readLimit(r) };
+    case 'limitSwap': return { type, assetHash: r.bytes(HASH_SIZE), isBuy: flag(r), amount: nonzero(r.u64()), limit: r.bytes(LIMIT_PRICE_BYTES) };
     case 'liquidityDeposit': {
       const assetHash = r.bytes(HASH_SIZE);
-      const quote = r.u64(); // coin amount first on the wire
-      return { type, assetHash, base: r.u64(), quote };
+      const base = r.u64();
+      const quote = r.u64();
+      if (base === 0n && quote === 0n) fail('EZEROAMOUNT', 'deposit of nothing');
+      return { type, assetHash, base, quote };
     }
-    case 'liquidityWithdrawal': return { type, assetHash: r.bytes(HASH_SIZE), shares: r.u64() };
+    case 'liquidityWithdrawal': return { type, assetHash: r.bytes(HASH_SIZE), shares: nonzero(r.u64()) };
     case 'cancelation': return { type, cancelHeight: r.u32(), cancelNonceId: r.u32() };
   }
 }
@@ -71,8 +63,8 @@ function writePayload(w: Writer, p: TransactionPayload): void {
     case 'coinTransfer': w.bytes(p.toAddress, ADDRESS_BYTES).u64(p.amount); break;
     case 'tokenTransfer': w.bytes(p.assetHash, HASH_SIZE).u8(p.isLiquidity ? 1 : 0).bytes(p.toAddress, ADDRESS_BYTES).u64(p.amount); break;
     case 'assetCreation': w.u64(p.supply).u8(p.precision).bytes(p.name, ASSET_NAME_BYTES); break;
-    case 'limitSwap': w.bytes(p.assetHash, HASH_SIZE).u8(p.isBuy ? 1 : 0).u64(p.amount); writeLimit(w, p.limit); break;
-    case 'liquidityDeposit': w.bytes(p.assetHash, HASH_SIZE).u64(p.quote).u64(p.base); break;
+    case 'limitSwap': w.bytes(p.assetHash, HASH_SIZE).u8(p.isBuy ? 1 : 0).u64(p.amount).bytes(p.limit, LIMIT_PRICE_BYTES); break;
+    case 'liquidityDeposit': w.bytes(p.assetHash, HASH_SIZE).u64(p.base).u64(p.quote); break;
     case 'liquidityWithdrawal': w.bytes(p.assetHash, HASH_SIZE).u64(p.shares); break;
     case 'cancelation': w.u32(p.cancelHeight).u32(p.cancelNonceId); break;
   }
@@ -84,6 +76,10 @@ export function readTransactionBody(r: Reader, type: TransactionType): WireTrans
   const reserved = r.bytes(3);
   const feeCode = r.u16();
   const payload = readPayload(r, type);
+  if (payload.type === 'cancelation') {
+    if (payload.cancelHeight > id.pinHeight) fail('ECANCELFUTURE');
+    if (payload.cancelHeight === id.pinHeight && payload.cancelNonceId === id.nonceId) fail('ECANCELSELF');
+  }
   return { id, reserved, feeCode, payload, signature: r.bytes(65) };
 }
 
