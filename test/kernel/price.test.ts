@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import {
-  makePrice, parsePrice, priceCompare, priceDoubleAdjusted, priceDoubleRaw, priceFromBytes, priceFromHex, priceToBytes,
+  makePrice, parsePrice, priceCompare, priceDecimal, priceDoubleAdjusted, priceDoubleRaw, priceFromBytes, priceFromHex, priceToBytes,
   priceView, type PriceView,
 } from '../../ts/kernel/price.js';
 
@@ -118,5 +118,34 @@ describe('price text', () => {
     expect(parsePrice('1e20', 8)).toBeNull();
     expect(parsePrice((2 ** -64).toExponential(), 8)).not.toBeNull();
     expect(parsePrice('5e-20', 8)).toBeNull();
+  });
+});
+
+describe('priceDecimal: the exact decimal of a grid price', () => {
+  it('prints what the double rounds, and nothing of its noise', () => {
+    const cases: [string, number, string, number][] = [
+      // hex, decimals, exact decimal, the double the API shows
+      ['c35052', 2, '0.4', 0.39999999999999997],
+      ['ea604e', 3, '0.3', 0.30000000000000004],
+      ['89804a', 3, '0.011', 0.011000000000000001],
+      ['88b850', 2, '0.07', 0.06999999999999999],
+      ['c0e64d', 2, '0.0123455', 0.012345499999999999],
+      ['dac14c', 3, '0.07000125', 0.07000125],
+    ];
+    for (const [hex, decimals, text, double] of cases) {
+      const p = priceFromHex(hex)!;
+      expect(priceDecimal(p, decimals), hex).toBe(text);
+      expect(priceDoubleAdjusted(p, decimals), hex).toBe(double);
+      // The decimal is the value itself: parsed back it gives the same grid price from either side.
+      const back = parsePrice(text, decimals)!;
+      expect([back.floor.hex, back.ceil.hex], hex).toEqual([hex, hex]);
+    }
+  });
+
+  it('range ends: an integer and a fraction of 79 binary places, exactly', () => {
+    expect(priceDecimal(priceFromHex('ffff7f')!, 8)).toBe(((0xffffn << 48n)).toString());
+    const tiny = priceDecimal(priceFromHex('800000')!, 8); // 2^15·2^−79 = 2^−64
+    expect(tiny).toBe('0.' + (5n ** 64n).toString().padStart(64, '0'));
+    expect(priceDecimal(priceFromHex('800000')!, 18)).toBe('0.' + (5n ** 64n).toString().padStart(64, '0').replace(/^0{10}/, ''));
   });
 });

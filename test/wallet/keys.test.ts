@@ -79,7 +79,7 @@ describe('wallet keys', () => {
     for (const bad of ['1234', '00'.repeat(32), 'zz'.repeat(32), 'ff'.repeat(32)]) {
       const r = await wallet(['--wallet', file('bad.json'), 'restore', bad]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('error 70');
+      expect(r.stderr).toBe('wartnode-wallet: a private key is 64 hex chars of a valid secp256k1 key\n');
       await expect(stat(file('bad.json'))).rejects.toThrow();
     }
   });
@@ -140,7 +140,7 @@ describe('wallet keys', () => {
     for (const args of [['frob'], ['send', 'x'], ['--bogus', 'address'], ['token', 'burn']]) {
       const r = await wallet(['--wallet', file('a.json'), ...args]);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr).toContain('error 94');
+      expect(r.stderr).toMatch(/^wartnode-wallet: [^\n]+\nTry 'wartnode-wallet --help'\.\n$/);
     }
   });
 
@@ -151,7 +151,6 @@ describe('wallet keys', () => {
     });
     const r = await wallet(['--wallet', file('a.json'), '--node', `http://127.0.0.1:${port}`, 'balance']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`error 318`);
     expect(r.stderr).toContain(`cannot reach the node at http://127.0.0.1:${port}`);
   });
 });

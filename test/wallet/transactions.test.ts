@@ -49,7 +49,7 @@ describe('the wallet end to end', { timeout: 180_000 }, () => {
 
   it('balance shows the mined coins', async () => {
     expect(await runA('balance')).toBe(`address ${A.addressText}\nWART${' '.repeat(17)}9.00000000\n`);
-    expect(await runA('history')).toMatch(/^ +3 +\d+ +reward +mining reward 3.00000000 WART +[0-9a-f]{64}\n/);
+    expect(await runA('history')).toMatch(/^ height +id +type +what +transaction\n +3 +\d+ +reward +mining reward 3.00000000 WART +[0-9a-f]{64}\n/);
     expect(await runA('orders')).toBe('no open orders\n');
   });
 
@@ -114,12 +114,14 @@ describe('the wallet end to end', { timeout: 180_000 }, () => {
     const balance = await runA('balance');
     expect(balance).toContain('(locked in orders 1.00000000)');
     expect(balance).toContain('(locked in orders 10.000)');
-    expect(await runA('history')).toContain(`sell order: 10.000 TOKA at 0.05 WART/TOKA, 10.000 unfilled, fee 0.01000448  ${sell}`);
+    expect(await runA('history')).toContain(`sell order: 10.000 TOKA at 0.05 WART/TOKA, open 10.000, fee 0.01000448  ${sell}`);
 
     const cancel = txHashOf(await runA('cancel', buy));
     await mine();
     expect(await runA('orders')).toBe(`sell TOKA  10.000 TOKA at 0.05 WART/TOKA, filled 0  ${sell}\n`);
-    expect(await runA('history')).toContain(`canceled ${buy}, fee 0.01000448  ${cancel}`);
+    const history = await runA('history');
+    expect(history).toContain(`canceled ${buy}, fee 0.01000448  ${cancel}`);
+    expect(history).toContain(`buy order: 1.00000000 WART at 0.01 WART/TOKA, canceled, fee 0.01000448  ${buy}`);
     // B can look at A's orders by address.
     expect(await runB('orders', A.addressText)).toContain(sell);
   });
@@ -141,18 +143,38 @@ describe('the wallet end to end', { timeout: 180_000 }, () => {
     expect(await runB('history')).toContain(`received 0.00100000 TOKA-LP from ${A.addressText}  ${t}`);
   });
 
-  it('history pages back with --before', async () => {
-    const newest = await wallet([...asA, 'history']);
-    const before = /history --before (\d+)/.exec(newest.stderr);
+  it('history pages back with --before, and names the next page only when there is one', async () => {
+    // Ids are global: B's oldest entry has a large id, yet nothing of B's is older.
+    const newestB = await runB('history');
+    expect(newestB).not.toContain('older entries');
+    const idsB = [...newestB.matchAll(/^ +\d+ +(\d+) /gm)].map((m) => Number(m[1]));
+    expect(Math.min(...idsB)).toBeGreaterThan(1);
+    expect(await runB('history', '--before', String(Math.min(...idsB)))).toBe(`no entries before id ${Math.min(...idsB)}\n`);
+    const newest = await runA('history');
+    const before = /older entries: history --before (\d+)/.exec(newest);
     if (before) {
       const older = await runA('history', '--before', before[1]);
-      expect(older).not.toBe(newest.stdout);
-      expect(older.split('\n')[0]).toMatch(/^ +\d+ +\d+ /);
-    } else {
-      // One page holds the whole history: a page before its oldest entry is empty.
-      const ids = [...newest.stdout.matchAll(/^ +\d+ +(\d+) /gm)].map((m) => Number(m[1]));
-      expect(await runA('history', '--before', String(Math.min(...ids)))).toBe('no history\n');
+      expect(older.split('\n')[1]).toMatch(/^ +\d+ +\d+ /);
+      const ids = [...older.matchAll(/^ +\d+ +(\d+) /gm)].map((m) => Number(m[1]));
+      expect(Math.max(...ids)).toBeLessThan(Number(before[1]));
     }
+  });
+
+  it('history shows pending transfers, incoming ones too', async () => {
+    const hash = txHashOf(await runA('send', B.addressText, '0.125'));
+    expect(await runB('history')).toContain(`pending        -  coinTransfer         received 0.12500000 WART from ${A.addressText}  ${hash}`);
+    expect(await runA('history')).toContain(`pending        -  coinTransfer         sent 0.12500000 WART to ${B.addressText}, fee 0.01000448  ${hash}`);
+    await mine();
+    expect(await runB('history')).not.toContain('pending');
+  });
+
+  it('prices print as exact decimals of the price grid', async () => {
+    // 0.011 WART/TOKA is on the grid; the API's double for it is 0.011000000000000001.
+    const buy = txHashOf(await runB('buy', 'TOKA', '0.01', '0.011'));
+    expect((await lookup(buy)).transaction.data.limit.doubleAdjusted).toBe(0.011000000000000001);
+    expect(await runB('orders')).toBe(`buy  TOKA  0.01000000 WART at 0.011 WART/TOKA, filled 0 (in mempool)  ${buy}\n`);
+    await mine();
+    expect(await runB('history')).toContain(`buy order: 0.01000000 WART at 0.011 WART/TOKA, open 0.01000000, fee 0.01000448  ${buy}`);
   });
 });
 
@@ -167,30 +189,81 @@ describe('wallet failures send nothing', { timeout: 180_000 }, () => {
 
   it('a wrong passphrase', async () => {
     const wrong = ['--node', node.url, '--wallet', join(dir, 'a.json'), '--passphrase-file', join(dir, 'wrong')];
-    await expectFails([...wrong, 'send', B.addressText, '1'], 1, 'error 70: Invalid private key: wrong passphrase');
+    await expectFails([...wrong, 'send', B.addressText, '1'], 1, 'wartnode-wallet: wrong passphrase');
     await expectFails(['--node', node.url, '--wallet', join(dir, 'a.json'), 'send', B.addressText, '1'], 1, 'is encrypted');
   });
 
   it('a malformed address', async () => {
     const bad = B.addressText.slice(0, -1) + (B.addressText.endsWith('0') ? '1' : '0');
-    await expectFails([...asA, 'send', bad, '1'], 1, `error 71: Invalid address: '${bad}' is not an address`);
-    await expectFails([...asA, 'token', 'send', 'TOKA', 'xyz', '1'], 1, 'error 71');
+    await expectFails([...asA, 'send', bad, '1'], 1, `wartnode-wallet: '${bad}' is not an address`);
+    await expectFails([...asA, 'token', 'send', 'TOKA', 'xyz', '1'], 1, "'xyz' is not an address");
   });
 
   it('a malformed amount or price', async () => {
-    for (const amount of ['1.123456789', '-1', '1e3', 'abc', '0', '']) {
-      await expectFails([...asA, 'send', B.addressText, '--', amount], 1, 'error 303');
+    for (const amount of ['1.123456789', '1e3', 'abc', '']) {
+      await expectFails([...asA, 'send', B.addressText, '--', amount], 1, `wartnode-wallet: amount '${amount}' is not a decimal amount with at most 8 decimals`);
     }
+    await expectFails([...asA, 'send', B.addressText, '0'], 1, 'wartnode-wallet: amount must be more than 0\n');
+    // A negative number is the amount, not an option; either way one line of the wallet's own.
+    await expectFails([...asA, 'send', B.addressText, '-1'], 1, "wartnode-wallet: amount '-1' is negative");
+    await expectFails([...asA, '--fee', '-1', 'send', B.addressText, '1'], 1, "wartnode-wallet: --fee '-1' is negative");
     await expectFails([...asA, 'token', 'send', 'TOKA', B.addressText, '1.0001'], 1, 'at most 3 decimals');
-    await expectFails([...asA, 'buy', 'TOKA', '1', 'cheap'], 1, 'error 129');
-    await expectFails([...asA, '--fee', 'x', 'send', B.addressText, '1'], 1, "error 303: Invalid amount: --fee 'x'");
-    await expectFails([...asA, 'asset', 'create', 'TOOLONG', '1', '0'], 1, 'error 182');
+    await expectFails([...asA, 'buy', 'TOKA', '1', 'cheap'], 1, "wartnode-wallet: price 'cheap' is not");
+    await expectFails([...asA, '--fee', 'x', 'send', B.addressText, '1'], 1, "wartnode-wallet: --fee 'x' is not a decimal amount");
+    await expectFails([...asA, 'asset', 'create', 'TOOLONG', '1', '0'], 1, "wartnode-wallet: 'TOOLONG' must be 1 to 5 letters or digits");
+  });
+
+  it('local failures are one line of the wallet, with no API error name', async () => {
+    for (const args of [['send', B.addressText, '-1'], ['--fee', '-1', 'send', B.addressText, '1'], ['--bogus'], ['send', B.addressText]]) {
+      const r = await wallet([...asA, ...args]);
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(/^wartnode-wallet: [^\n]+$/);
+      expect(r.stderr, args.join(' ')).not.toMatch(/error \d+|Invalid API arguments/);
+    }
+    const usage = await wallet([...asA, '--bogus']);
+    expect([usage.code, usage.stderr]).toEqual([2, "wartnode-wallet: unknown option '--bogus'\nTry 'wartnode-wallet --help'.\n"]);
+  });
+
+  it('an amount beyond the free balance is refused before signing, in coin and asset units', async () => {
+    await expectFails([...asB, 'send', A.addressText, '1000'], 1, 'wartnode-wallet: insufficient balance: this needs 1000.01000448 WART (fee 0.01000448 WART included), ');
+    await expectFails([...asB, 'token', 'send', 'TOKA', A.addressText, '100000'], 1, 'wartnode-wallet: insufficient balance: this needs 100000.000 TOKA, ');
+  });
+
+  it('cancel takes only an open order of the wallet\'s own that a block holds', async () => {
+    const transfer = txHashOf(await runA('send', B.addressText, '0.5'));
+    const pendingSell = txHashOf(await runA('sell', 'TOKA', '1', '7'));
+    let before = await mempool();
+    const refused = async (args: string[], text: string) => {
+      const r = await wallet(args);
+      expect([r.code, r.stdout], r.stderr).toEqual([1, '']);
+      expect(r.stderr).toContain(text);
+      expect(await mempool()).toEqual(before);
+    };
+    await refused([...asA, 'cancel', transfer], `${transfer} is a coinTransfer, not a limit order`);
+    await refused([...asA, 'cancel', pendingSell], `order ${pendingSell} is still in the mempool`);
+    await refused([...asB, 'cancel', pendingSell], `was sent by ${A.addressText}, not by this wallet`);
+    await refused([...asA, 'cancel', 'ab'.repeat(32)], `the node knows no transaction ${'ab'.repeat(32)}`);
+    await mine();
+    before = await mempool();
+    await refused([...asA, 'cancel', transfer], 'is a coinTransfer, not a limit order');
+    const cancel = txHashOf(await runA('cancel', pendingSell));
+    await mine();
+    expect((await lookup(cancel)).transaction.processed.canceledTxHash).toBe(pendingSell);
+    const closed = await wallet([...asA, 'cancel', pendingSell]);
+    expect([closed.code, closed.stderr]).toEqual([1, `wartnode-wallet: order ${pendingSell} is not open any more (filled or canceled: see 'history')\n`]);
+  });
+
+  it('--version, and no command: the help on stderr, exit 2', async () => {
+    expect(await walletOk(['--version'])).toMatch(/^wartnode-wallet v0\.10\.3 \(commit ([0-9a-f]+|unknown)\)\n$/);
+    const none = await wallet([]);
+    expect([none.code, none.stdout]).toEqual([2, '']);
+    expect(none.stderr).toMatch(/^wartnode-wallet: no command given\nusage: wartnode-wallet /);
+    const miner = await start(MINER_BIN, ['--version']).done;
+    expect([miner.code, miner.stdout]).toEqual([0, expect.stringMatching(/^wartnode-miner v0\.10\.3 /)]);
   });
 
   it("the node's refusals with their code and text", async () => {
     await expectFails([...asA, 'send', A.addressText, '1'], 1, 'the node refused POST /transaction/add: error 82: Self send transaction not allowed');
     await expectFails([...asA, '--fee', '0.00000001', 'send', B.addressText, '1'], 1, 'error 217: Transaction fee below threshold');
-    await expectFails([...asB, 'send', A.addressText, '1000'], 1, 'error 22');
     await expectFails([...asA, 'buy', 'f'.repeat(64), '1', '1'], 1, 'the node refused GET /asset/lookup/');
     await expectFails([...asA, 'buy', 'NOPE', '1', '1'], 1, "no asset is named 'NOPE'");
   });
@@ -205,6 +278,6 @@ describe('wallet failures send nothing', { timeout: 180_000 }, () => {
     await node.data(`/settings/mempool/minfee/${minFee}`);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^[0-9a-f]{64}\n$/);
-    expect(r.stderr).toContain(`error 56: Not found: transaction ${r.stdout.trim()} left the mempool unmined`);
+    expect(r.stderr).toContain(`wartnode-wallet: transaction ${r.stdout.trim()} left the mempool unmined`);
   });
 });

@@ -117,3 +117,22 @@ export function parsePrice(text: string, decimals: number): { floor: Price; ceil
   if (status !== 0) return null;
   return { floor: priceFromBytes(out.subarray(0, 3))!, ceil: priceFromBytes(out.subarray(3, 6))! };
 }
+
+/**
+ * The exact decimal value of a grid price in coins per whole unit of an asset with `decimals`:
+ * m·2^(e−79)·10^(decimals−8) has a finite decimal expansion, so a price prints without the noise
+ * of a double (0.4, not 0.39999999999999997).
+ */
+export function priceDecimal(p: Price, decimals: number): string {
+  checkPrice(p);
+  checkDecimals(decimals);
+  const shift = p.exponent - 79, ten = decimals - 8;
+  // value = num / 10^places: a power of two in the denominator becomes 5^k over 10^k.
+  let num = BigInt(p.mantissa) * (shift > 0 ? 2n ** BigInt(shift) : 1n) * (ten > 0 ? 10n ** BigInt(ten) : 1n);
+  let places = 0;
+  if (shift < 0) { num *= 5n ** BigInt(-shift); places -= shift; }
+  if (ten < 0) places -= ten;
+  const digits = num.toString().padStart(places + 1, '0');
+  const whole = digits.slice(0, digits.length - places), frac = digits.slice(digits.length - places).replace(/0+$/, '');
+  return frac ? `${whole}.${frac}` : whole;
+}

@@ -5,6 +5,7 @@ import { initKernel } from '../kernel/instance.js';
 import { parseAddress } from '../core/address.js';
 import { NodeUnreachable, mineBlocks } from './cpu_miner.js';
 import { mineStratum } from './stratum_client.js';
+import { COMMIT, NODE_VERSION } from '../version.js';
 
 const USAGE = `Usage: npm run mine -- (--rpc URL | --stratum HOST:PORT) --address ADDRESS [--blocks N]
        node dist/miner.mjs (--rpc URL | --stratum HOST:PORT) --address ADDRESS [--blocks N]
@@ -18,6 +19,7 @@ or it mines through the node's stratum server (a node started with --stratum=IP:
                      the node's stratum endpoint instead, e.g. 127.0.0.1:3457
   --address ADDRESS  48-hex address the block rewards go to (GET /tools/wallet/new makes one)
   --blocks N         stop after N blocks (default: mine until stopped)
+  -V, --version      print the version and exit
   -h, --help         print this help and exit
 
 On --regtest a block takes milliseconds; mainnet and testnet need far more work than a CPU does.
@@ -31,6 +33,10 @@ function usage(msg: string): never {
 const argv = process.argv.slice(2);
 if (argv.some((a) => a === '--help' || a === '-h')) {
   process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (argv.some((a) => a === '--version' || a === '-V')) {
+  process.stdout.write(`wartnode-miner ${NODE_VERSION} (commit ${COMMIT})\n`);
   process.exit(0);
 }
 

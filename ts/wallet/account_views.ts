@@ -3,6 +3,7 @@
 // (transfers in and out, orders, matches, deposits, withdrawals, creations), so `balance` walks
 // the history once to find them, then asks the balance of each.
 import { ERRORS } from '../core/errors.js';
+import { priceDecimal, priceFromHex } from '../kernel/price.js';
 import { NodeRefusal, type NodeClient } from './node_client.js';
 import { tokenBalance } from './assets.js';
 
@@ -76,8 +77,14 @@ export async function balanceLines(node: NodeClient, address: string): Promise<s
   return lines;
 }
 
+/** A limit price as its exact decimal (the API's `doubleAdjusted` is a binary float). */
+function priceText(limit: { hex: string }, decimals: number): string {
+  const p = priceFromHex(limit.hex);
+  return p ? priceDecimal(p, decimals) : limit.hex;
+}
+
 /** One line per history entry: height, history id, type, what happened, transaction hash. */
-function describe(type: string, e: Entry, me: string): string {
+function describe(type: string, e: Entry, me: string, canceled: Set<string>): string {
   const t = e.transaction, d = t.data, p = t.processed;
   const outgoing = t.signedCommon !== undefined && t.signedCommon.originAddress === me;
   const fee = t.signedCommon && outgoing ? `, fee ${t.signedCommon.fee.str}` : '';
@@ -89,9 +96,11 @@ function describe(type: string, e: Entry, me: string): string {
       const name = d.isLiquidity ? lp(d.asset) : d.asset.name;
       return outgoing ? `sent ${d.amount.str} ${name} to ${d.toAddress}${fee}` : `received ${d.amount.str} ${name} from ${t.signedCommon!.originAddress}`;
     }
-    case 'limitSwap':
-      return `${d.buy ? 'buy' : 'sell'} order: ${d.amount.str} ${d.buy ? 'WART' : d.baseAsset.name} at ${d.limit.doubleAdjusted} WART/${d.baseAsset.name}` +
-        `${p ? `, ${p.remaining.str} unfilled` : ''}${fee}`;
+    case 'limitSwap': {
+      // `remaining` is what is open now: 0 once the order is filled or canceled.
+      const state = !p ? '' : p.remaining.str !== '0' ? `, open ${p.remaining.str}` : canceled.has(t.hash) ? ', canceled' : ', closed (filled or canceled)';
+      return `${d.buy ? 'buy' : 'sell'} order: ${d.amount.str} ${d.buy ? 'WART' : d.baseAsset.name} at ${priceText(d.limit, d.baseAsset.decimals)} WART/${d.baseAsset.name}${state}${fee}`;
+    }
     case 'match': return `trade in ${d.baseAsset.name}: ${d.buySwaps.length} buy and ${d.sellSwaps.length} sell fills`;
     case 'liquidityDeposit':
       return `deposited ${d.deposited.base.str} ${d.baseAsset.name} and ${d.deposited.quote.str} WART${p ? ` for ${p.sharesReceived.str} ${lp(d.baseAsset)}` : ''}${fee}`;
@@ -104,12 +113,34 @@ function describe(type: string, e: Entry, me: string): string {
   }
 }
 
-export function historyLines(page: History, me: string): string[] {
-  return entries(page).map(({ type, height, e }) => `${String(height).padStart(7)}  ${String(e.historyId).padStart(7)}  ${type.padEnd(19)}  ${describe(type, e, me)}  ${e.transaction.hash}`);
+const HEADER = `${'height'.padStart(7)}  ${'id'.padStart(7)}  ${'type'.padEnd(19)}  what  transaction`;
+const line = (height: string, id: string, type: string, what: string, hash: string) =>
+  `${height.padStart(7)}  ${id.padStart(7)}  ${type.padEnd(19)}  ${what}  ${hash}`;
+
+type MempoolEntry = { type: string; transaction: Entry['transaction'] & { data: { toAddress?: string } } };
+
+/**
+ * `history`: a header, the mempool's transactions from or to the address (first page only), then
+ * a page of mined entries, newest first, and the command for the next page when there is one.
+ */
+export async function historyText(node: NodeClient, me: string, before?: string): Promise<string[]> {
+  const page = await historyPage(node, me, before);
+  const pending = before !== undefined ? [] : (await node.get<MempoolEntry[]>('/transaction/mempool'))
+    .filter((m) => m.transaction.signedCommon?.originAddress === me || m.transaction.data.toAddress === me);
+  const mined = entries(page);
+  if (mined.length === 0 && pending.length === 0) return [before === undefined ? 'no history' : `no entries before id ${before}`];
+  const canceled = new Set(mined.map(({ e }) => e.transaction.processed?.canceledTxHash).filter(Boolean));
+  const lines = [HEADER];
+  for (const m of pending) lines.push(line('pending', '-', m.type, describe(m.type, { historyId: 0, transaction: m.transaction }, me, canceled), m.transaction.hash));
+  for (const { type, height, e } of mined) lines.push(line(String(height), String(e.historyId), type, describe(type, e, me, canceled), e.transaction.hash));
+  // Ids are global: a fromId above 1 says nothing about this account's older entries, so ask.
+  const fromId = String(page.fromId);
+  if (mined.length > 0 && BigInt(fromId) > 1n && (await historyPage(node, me, fromId)).perBlock.length > 0) lines.push(`older entries: history --before ${fromId}`);
+  return lines;
 }
 
 type Order = { amount: Amount; filled: Amount; inMempool: boolean; limit: { doubleAdjusted: number; hex: string }; txHash: string };
-type MarketOrders = { baseAsset: { name: string; hash: string }; coinToAssetSwaps: Order[]; assetToCoinSwaps: Order[] };
+type MarketOrders = { baseAsset: { name: string; hash: string; decimals: number }; coinToAssetSwaps: Order[]; assetToCoinSwaps: Order[] };
 
 export async function orderLines(node: NodeClient, address: string): Promise<string[]> {
   const markets = await node.get<MarketOrders[]>(`/account/${address}/open_orders`);
@@ -118,7 +149,7 @@ export async function orderLines(node: NodeClient, address: string): Promise<str
     const sides: [string, string, Order[]][] = [['buy', 'WART', m.coinToAssetSwaps], ['sell', m.baseAsset.name, m.assetToCoinSwaps]];
     for (const [side, unit, orders] of sides) {
       for (const o of orders) {
-        lines.push(`${side.padEnd(4)} ${m.baseAsset.name.padEnd(5)} ${o.amount.str} ${unit} at ${o.limit.doubleAdjusted} WART/${m.baseAsset.name}, ` +
+        lines.push(`${side.padEnd(4)} ${m.baseAsset.name.padEnd(5)} ${o.amount.str} ${unit} at ${priceText(o.limit, m.baseAsset.decimals)} WART/${m.baseAsset.name}, ` +
           `filled ${o.filled.str}${o.inMempool ? ' (in mempool)' : ''}  ${o.txHash}`);
       }
     }

@@ -2,21 +2,22 @@
 // amounts (decimal strings in a token's precision, http-api-details.md §1.4), prices, hashes.
 import { parseAddress } from '../core/address.js';
 import { COIN_DECIMALS, parseUnits } from '../core/amount.js';
-import { NodeError } from '../core/errors.js';
+import { WalletError } from './wallet_error.js';
 import { fromHexExact } from '../core/hex.js';
 import { assetNameBytes, assetNameOf } from '../core/transaction.js';
 import { fee16Decode, fee16Encode } from '../kernel/fee16.js';
 import { parsePrice, type Price } from '../kernel/price.js';
 
 export function addressArg(text: string): Uint8Array {
-  return parseAddress(text) ?? (() => { throw new NodeError('EBADADDRESS', `'${text}' is not an address (48 hex chars with a valid checksum)`); })();
+  return parseAddress(text) ?? (() => { throw new WalletError(`'${text}' is not an address (48 hex chars with a valid checksum)`); })();
 }
 
 /** A positive amount with at most `decimals` fractional digits, in smallest units. */
 export function amountArg(text: string, decimals: number, what: string): bigint {
+  if (text.startsWith('-')) throw new WalletError(`${what} '${text}' is negative: amounts are positive decimals (example: 1.5)`);
   const v = parseUnits(text, decimals);
-  if (v === null) throw new NodeError('EBADAMOUNT', `${what} '${text}' is not a decimal amount with at most ${decimals} decimals (example: 1.5)`);
-  if (v === 0n) throw new NodeError('EBADAMOUNT', `${what} must be more than 0`);
+  if (v === null) throw new WalletError(`${what} '${text}' is not a decimal amount with at most ${decimals} decimals (example: 1.5)`);
+  if (v === 0n) throw new WalletError(`${what} must be more than 0`);
   return v;
 }
 
@@ -29,7 +30,7 @@ export function feeArg(text: string): { feeCode: number; feeE8: bigint } {
 }
 
 export function hashArg(text: string, what: string): Uint8Array {
-  return fromHexExact(text, 32) ?? (() => { throw new NodeError('EPARSEHASH', `${what} '${text}' is not 64 hex chars`); })();
+  return fromHexExact(text, 32) ?? (() => { throw new WalletError(`${what} '${text}' is not 64 hex chars`); })();
 }
 
 /**
@@ -38,13 +39,13 @@ export function hashArg(text: string, what: string): Uint8Array {
  */
 export function priceArg(text: string, decimals: number, isBuy: boolean): Price {
   const p = /^(\d+\.?\d*|\.\d+)$/.test(text) ? parsePrice(text, decimals) : null;
-  if (!p) throw new NodeError('EBADPRICE', `price '${text}' is not a positive decimal number of coins per unit within the price range`);
+  if (!p) throw new WalletError(`price '${text}' is not a positive decimal number of coins per unit within the price range`);
   return isBuy ? p.floor : p.ceil;
 }
 
 /** A non-negative integer option (a count of seconds, a history id). */
 export function uintArg(text: string, what: string): number {
-  if (!/^\d{1,15}$/.test(text)) throw new NodeError('EINV_ARGS', `${what} '${text}' is not a non-negative integer`);
+  if (!/^\d{1,15}$/.test(text)) throw new WalletError(`${what} '${text}' is not a non-negative integer`);
   return Number(text);
 }
 

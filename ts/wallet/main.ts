@@ -2,7 +2,6 @@
 // node (DESIGN.md: core and kernel only). Keys stay in the wallet file; signing happens here.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { formatAddress } from '../core/address.js';
 import { COIN_DECIMALS } from '../core/amount.js';
 import { NodeError } from '../core/errors.js';
@@ -10,18 +9,36 @@ import { fromHexExact, toHex } from '../core/hex.js';
 import { isValidPrivateKey, publicKeyOf, randomPrivateKey } from '../core/keys.js';
 import { assetNameBytes, type TransactionPayload } from '../core/transaction.js';
 import { initKernel } from '../kernel/instance.js';
-import { MAX_PRICE_DECIMALS, priceDoubleAdjusted, priceToBytes } from '../kernel/price.js';
-import { balanceLines, historyLines, historyPage, orderLines } from './account_views.js';
+import { MAX_PRICE_DECIMALS, priceDecimal, priceToBytes } from '../kernel/price.js';
+import { COMMIT, NODE_VERSION } from '../version.js';
+import { balanceLines, historyText, orderLines } from './account_views.js';
 import { resolveAsset, resolveTokenSpec, tokenBalance } from './assets.js';
 import { addressArg, amountArg, coinArg, feeArg, hashArg, isAssetName, priceArg, uintArg } from './inputs.js';
 import { NodeClient, NodeRefusal } from './node_client.js';
 import { PASSPHRASE_ENV, newPassphrase, unlockPassphrase } from './passphrase.js';
-import { submit } from './submit.js';
+import { checkFunds } from './funds_check.js';
+import { optionsHelp, parseOptions, type OptionSpec } from './options.js';
+import { minimumFee, submit } from './submit.js';
+import { UsageError, WalletError } from './wallet_error.js';
 import { createWalletFile, readWalletFile } from './wallet_file.js';
+import { cancelableOrder } from './cancel.js';
 
 const DEFAULT_NODE = 'http://127.0.0.1:3000';
 const DEFAULT_WALLET = join(homedir(), '.wartnode', 'wallet.json');
 const DEFAULT_WAIT_SECONDS = 600;
+
+const OPTIONS: OptionSpec[] = [
+  { name: 'node', value: 'URL', help: `the node's HTTP endpoint (default ${DEFAULT_NODE})` },
+  { name: 'wallet', value: 'FILE', help: 'the wallet file (default ~/.wartnode/wallet.json), created with mode 0600' },
+  { name: 'passphrase-file', value: 'FILE', help: `the passphrase is the file's first line; otherwise ${PASSPHRASE_ENV},\notherwise the wallet asks in a terminal. create/restore encrypt the key\n(scrypt + AES-256-GCM) when a passphrase is given this way` },
+  { name: 'encrypt', help: 'create/restore: ask for a passphrase in the terminal' },
+  { name: 'fee', value: 'AMOUNT', help: "transaction fee in WART (default: the node's minimum), rounded up to the fee grid" },
+  { name: 'wait', help: 'wait until the transaction is in a block (at most --timeout seconds)' },
+  { name: 'timeout', value: 'SECONDS', help: `how long --wait waits (default ${DEFAULT_WAIT_SECONDS})` },
+  { name: 'before', value: 'ID', help: 'history: entries older than history id ID' },
+  { name: 'version', short: 'V', help: 'print the version and exit' },
+  { name: 'help', short: 'h', help: 'this text' },
+];
 
 const USAGE = `usage: wartnode-wallet [options] <command> [arguments]
 
@@ -44,46 +61,30 @@ Transactions (print the transaction hash; --wait also the height of the block th
   buy <asset> <amount> <price>        order: spend <amount> WART buying <asset> at most <price>
   sell <asset> <amount> <price>       order: sell <amount> of <asset> at least <price>
                                       (<price> in WART per whole unit of the asset)
-  cancel <txhash>                     cancel one of your pending orders or transactions
+  cancel <txhash>                     cancel one of your open limit orders (once a block holds it)
   liquidity deposit <asset> <base> <coin>
                                       add <base> units of <asset> and <coin> WART to its pool
   liquidity withdraw <asset> <shares> redeem pool shares (liquidity tokens)
 
 Options:
-  --node URL              the node's HTTP endpoint (default ${DEFAULT_NODE})
-  --wallet FILE           the wallet file (default ~/.wartnode/wallet.json), created with mode 0600
-  --passphrase-file FILE  the passphrase is the file's first line; otherwise ${PASSPHRASE_ENV},
-                          otherwise the wallet asks in a terminal. create/restore encrypt the key
-                          (scrypt + AES-256-GCM) when a passphrase is given this way
-  --encrypt               create/restore: ask for a passphrase in the terminal
-  --fee AMOUNT            transaction fee in WART (default: the node's minimum), rounded up to the fee grid
-  --wait                  wait until the transaction is in a block (at most --timeout seconds)
-  --timeout SECONDS       how long --wait waits (default ${DEFAULT_WAIT_SECONDS})
-  -h, --help              this text
+${optionsHelp(OPTIONS)}
 `;
 
-const OPTIONS = {
-  node: { type: 'string' }, wallet: { type: 'string' }, 'passphrase-file': { type: 'string' }, encrypt: { type: 'boolean' },
-  fee: { type: 'string' }, wait: { type: 'boolean' }, timeout: { type: 'string' }, before: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-} as const;
-
-class UsageError extends NodeError {
-  constructor(detail: string) { super('EINV_ARGS', detail); }
-}
 
 function out(line: string): void {
   process.stdout.write(line + '\n');
 }
 
 async function run(argv: string[]): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const { values: o, positionals: words } = parsed;
-  if (o.help || words.length === 0) { process.stdout.write(USAGE); return; }
+  const { values, words } = parseOptions(argv, OPTIONS);
+  const text = (name: string) => values.get(name) as string | undefined;
+  const o = {
+    node: text('node'), wallet: text('wallet'), 'passphrase-file': text('passphrase-file'), encrypt: values.has('encrypt'),
+    fee: text('fee'), wait: values.has('wait'), timeout: text('timeout'), before: text('before'),
+  };
+  if (values.has('help')) { process.stdout.write(USAGE); return; }
+  if (values.has('version')) { out(`wartnode-wallet ${NODE_VERSION} (commit ${COMMIT})`); return; }
+  if (words.length === 0) throw new UsageError('no command given', USAGE);
 
   const walletPath = o.wallet ?? DEFAULT_WALLET;
   const passphraseSrc = { file: o['passphrase-file'] };
@@ -110,11 +111,17 @@ async function run(argv: string[]): Promise<void> {
     const w = await readWalletFile(walletPath);
     return w.unlock(w.encrypted ? await unlockPassphrase(passphraseSrc) : null);
   };
-  /** Checks inputs first, then unlocks the key, then sends: a bad input or passphrase sends nothing. */
+  /**
+   * Checks inputs and funds first, then unlocks the key, then sends: a bad input, a shortfall or a
+   * wrong passphrase sends nothing.
+   */
   const send = async (payload: () => Promise<TransactionPayload>): Promise<void> => {
     const p = await payload();
+    const n = node();
+    const txFee = fee ?? await minimumFee(n);
+    await checkFunds(n, (await readWalletFile(walletPath)).address, p, txFee.feeE8);
     const sk = await unlock();
-    await submit(node(), sk, p, { fee, waitSeconds, print: out, warn: (line) => process.stderr.write(`wartnode-wallet: warning: ${line}\n`) });
+    await submit(n, sk, p, { fee: txFee, waitSeconds, print: out, warn: (line) => process.stderr.write(`wartnode-wallet: warning: ${line}\n`) });
   };
   const store = async (sk: Uint8Array): Promise<void> => {
     const passphrase = await newPassphrase(passphraseSrc, o.encrypt === true);
@@ -128,7 +135,7 @@ async function run(argv: string[]): Promise<void> {
     case 'restore': {
       const [hex] = args(1, 'a private key (64 hex chars)');
       const sk = fromHexExact(hex, 32);
-      if (!sk || !isValidPrivateKey(sk)) throw new NodeError('EBADPRIVKEY', 'a private key is 64 hex chars of a valid secp256k1 key');
+      if (!sk || !isValidPrivateKey(sk)) throw new WalletError('a private key is 64 hex chars of a valid secp256k1 key');
       return store(sk);
     }
     case 'address': args(0, ''); out((await readWalletFile(walletPath)).address); return;
@@ -145,10 +152,7 @@ async function run(argv: string[]): Promise<void> {
     case 'history': {
       const a = await accountOf();
       const before = o.before === undefined ? undefined : String(uintArg(o.before, '--before'));
-      const page = await historyPage(node(), a, before);
-      historyLines(page, a).forEach(out);
-      if (page.perBlock.length === 0) out('no history');
-      else if (BigInt(page.fromId) > 1n) process.stderr.write(`older entries: history --before ${page.fromId}\n`);
+      (await historyText(node(), a, before)).forEach(out);
       return;
     }
     case 'orders': { const a = await accountOf(); (await orderLines(node(), a)).forEach(out); return; }
@@ -170,9 +174,9 @@ async function run(argv: string[]): Promise<void> {
     case 'asset': {
       const [, [name, supply, decimalsText]] = subcommand({ create: 3 }, { create: '<NAME> <supply> <decimals>' });
       return send(async () => {
-        if (!isAssetName(name)) throw new NodeError('EASSETNAME', `'${name}' must be 1 to 5 letters or digits`);
+        if (!isAssetName(name)) throw new WalletError(`'${name}' must be 1 to 5 letters or digits`);
         const precision = uintArg(decimalsText, 'decimals');
-        if (precision > MAX_PRICE_DECIMALS) throw new NodeError('EBADASSETDECIMALS', `decimals must be 0 to ${MAX_PRICE_DECIMALS}`);
+        if (precision > MAX_PRICE_DECIMALS) throw new WalletError(`decimals must be 0 to ${MAX_PRICE_DECIMALS}`);
         return { type: 'assetCreation', name: assetNameBytes(name), precision, supply: amountArg(supply, precision, 'supply') };
       });
     }
@@ -183,18 +187,15 @@ async function run(argv: string[]): Promise<void> {
         const a = await resolveAsset(node(), assetText);
         const amountU = amountArg(amount, isBuy ? COIN_DECIMALS : a.decimals, 'amount');
         const limit = priceArg(priceText, a.decimals, isBuy);
-        process.stderr.write(`limit price ${priceDoubleAdjusted(limit, a.decimals)} WART/${a.name} (${limit.hex})\n`);
+        process.stderr.write(`limit price ${priceDecimal(limit, a.decimals)} WART/${a.name} (${limit.hex}; the price grid's ${isBuy ? 'highest at or below' : 'lowest at or above'} ${priceText})\n`);
         return { type: 'limitSwap', assetHash: hashArg(a.hash, 'asset hash'), isBuy, amount: amountU, limit: priceToBytes(limit) };
       });
     }
     case 'cancel': {
       const [txText] = args(1, '<txhash>');
       return send(async () => {
-        hashArg(txText, 'transaction hash');
-        const t = await node().get<{ transaction: { signedCommon?: { originAddress: string; pinHeight: number; nonceId: number } } }>(`/transaction/lookup/${txText}`);
-        const c = t.transaction.signedCommon;
-        if (!c || c.originAddress !== (await readWalletFile(walletPath)).address) throw new NodeError('EINV_ARGS', `transaction ${txText} was not sent by this wallet`);
-        return { type: 'cancelation', cancelHeight: c.pinHeight, cancelNonceId: c.nonceId };
+        const id = await cancelableOrder(node(), (await readWalletFile(walletPath)).address, toHex(hashArg(txText, 'transaction hash')));
+        return { type: 'cancelation', cancelHeight: id.pinHeight, cancelNonceId: id.nonceId };
       });
     }
     case 'liquidity': {
@@ -214,8 +215,14 @@ async function run(argv: string[]): Promise<void> {
 
 await initKernel();
 run(process.argv.slice(2)).then(() => process.exit(0), (e) => {
-  if (e instanceof NodeRefusal) process.stderr.write(`wartnode-wallet: ${e.message}\n`);
-  else if (e instanceof NodeError) process.stderr.write(`wartnode-wallet: error ${e.code}: ${e.message}\n${e instanceof UsageError ? "Try 'wartnode-wallet --help'.\n" : ''}`);
-  else process.stderr.write(`wartnode-wallet: ${(e as Error)?.stack ?? e}\n`);
-  process.exit(e instanceof UsageError ? 2 : 1);
+  const say = (line: string) => process.stderr.write(`wartnode-wallet: ${line}\n`);
+  if (e instanceof UsageError) {
+    say(e.message);
+    process.stderr.write(e.help ?? "Try 'wartnode-wallet --help'.\n");
+    process.exit(2);
+  }
+  if (e instanceof NodeRefusal || e instanceof WalletError) say(e.message);
+  else if (e instanceof NodeError) say(e.message); // a check of core's (a codec's range), told as is
+  else say((e as Error)?.stack ?? String(e));
+  process.exit(1);
 });

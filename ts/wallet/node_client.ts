@@ -1,7 +1,7 @@
 // The wallet's only channel to a node: its HTTP JSON interface (http-api.md). Every answer is an
 // envelope `{code:0,data}` or `{code,error}`; a refusal surfaces as NodeRefusal with the node's code
 // and text, an unreachable node or a non-JSON answer as a wallet error (EHTTPREQUEST, EINVJSON).
-import { NodeError } from '../core/errors.js';
+import { WalletError } from './wallet_error.js';
 import { readJson } from '../core/json.js';
 
 /** The node answered with an error envelope. */
@@ -19,8 +19,8 @@ export class NodeClient {
 
   constructor(url: string) {
     let u: URL;
-    try { u = new URL(url); } catch { throw new NodeError('EINV_ARGS', `--node '${url}' is not a URL (example: http://127.0.0.1:3000)`); }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new NodeError('EINV_ARGS', `--node '${url}' must be an http:// URL`);
+    try { u = new URL(url); } catch { throw new WalletError(`--node '${url}' is not a URL (example: http://127.0.0.1:3000)`); }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new WalletError(`--node '${url}' must be an http:// URL`);
     this.base = url.replace(/\/+$/, '');
   }
 
@@ -45,13 +45,13 @@ export class NodeClient {
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? (e as Error).message;
-      throw new NodeError('EHTTPREQUEST', `cannot reach the node at ${this.base} (${why}). Is a node running there? ` +
+      throw new WalletError(`cannot reach the node at ${this.base} (${why}). Is a node running there? ` +
         'Start one with `wartnode` (or `node dist/node.mjs --regtest`), or give its address with --node http://IP:PORT');
     }
     let reply: any;
     try { reply = readJson(text); } catch { reply = null; }
     if (typeof reply !== 'object' || reply === null || typeof reply.code !== 'number') {
-      throw new NodeError('EINVJSON', `${this.base} answered ${route} with something that is not a node's JSON reply: ${text.slice(0, 200)}`);
+      throw new WalletError(`${this.base} answered ${route} with something that is not a node's JSON reply: ${text.slice(0, 200)}`);
     }
     if (reply.code !== 0) throw new NodeRefusal(reply.code, String(reply.error ?? ''), route);
     return (whole ? reply : reply.data) as T;

@@ -2,7 +2,7 @@
 // environment variable WARTNODE_WALLET_PASSPHRASE, else a prompt without echo when stdin is a
 // terminal. Non-interactive use (scripts, tests) gives a file or the variable.
 import { readFile } from 'node:fs/promises';
-import { NodeError } from '../core/errors.js';
+import { WalletError } from './wallet_error.js';
 
 export const PASSPHRASE_ENV = 'WARTNODE_WALLET_PASSPHRASE';
 
@@ -26,7 +26,7 @@ function prompt(question: string): Promise<string> {
     const onData = (chunk: string) => {
       for (const ch of chunk) {
         if (ch === '\r' || ch === '\n') return done(() => resolve(line));
-        if (ch === '\u0003' || ch === '\u0004') return done(() => reject(new NodeError('EINV_ARGS', 'no passphrase given')));
+        if (ch === '\u0003' || ch === '\u0004') return done(() => reject(new WalletError('no passphrase given')));
         if (ch === '\u007f' || ch === '\b') line = line.slice(0, -1);
         else line += ch;
       }
@@ -42,10 +42,10 @@ async function given(src: PassphraseSource): Promise<string | null> {
   if (src.file !== undefined) {
     let text: string;
     try { text = await readFile(src.file, 'utf8'); } catch (e) {
-      throw new NodeError('EINV_ARGS', `cannot read the passphrase file ${src.file}: ${(e as Error).message}`);
+      throw new WalletError(`cannot read the passphrase file ${src.file}: ${(e as Error).message}`);
     }
     const line = text.split(/\r?\n/)[0];
-    if (line === '') throw new NodeError('EINV_ARGS', `the passphrase file ${src.file} starts with an empty line`);
+    if (line === '') throw new WalletError(`the passphrase file ${src.file} starts with an empty line`);
     return line;
   }
   const env = process.env[PASSPHRASE_ENV];
@@ -64,9 +64,9 @@ export async function unlockPassphrase(src: PassphraseSource): Promise<string | 
 export async function newPassphrase(src: PassphraseSource, ask: boolean): Promise<string | null> {
   const g = await given(src);
   if (g !== null || !ask) return g;
-  if (!process.stdin.isTTY) throw new NodeError('EINV_ARGS', `--encrypt needs a terminal to ask, or --passphrase-file FILE, or ${PASSPHRASE_ENV}`);
+  if (!process.stdin.isTTY) throw new WalletError(`--encrypt needs a terminal to ask, or --passphrase-file FILE, or ${PASSPHRASE_ENV}`);
   const a = await prompt('New wallet passphrase: ');
-  if (a === '') throw new NodeError('EINV_ARGS', 'the passphrase must not be empty');
-  if (a !== await prompt('Repeat the passphrase: ')) throw new NodeError('EINV_ARGS', 'the two passphrases differ');
+  if (a === '') throw new WalletError('the passphrase must not be empty');
+  if (a !== await prompt('Repeat the passphrase: ')) throw new WalletError('the two passphrases differ');
   return a;
 }

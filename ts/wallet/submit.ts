@@ -3,7 +3,8 @@
 // (/transaction/minfee). Optionally waits until a block includes it (/transaction/lookup).
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ERRORS, NodeError } from '../core/errors.js';
+import { ERRORS } from '../core/errors.js';
+import { WalletError } from './wallet_error.js';
 import { fromHexExact, toHex } from '../core/hex.js';
 import { writeJson } from '../core/json.js';
 import { requestJson, signRequest } from '../core/signed_request.js';
@@ -12,8 +13,8 @@ import { fee16Decode, fee16Encode } from '../kernel/fee16.js';
 import { NodeRefusal, type NodeClient } from './node_client.js';
 
 export interface SubmitOptions {
-  /** From --fee; null takes the node's minimum. */
-  fee: { feeCode: number; feeE8: bigint } | null;
+  /** From --fee, or the node's minimum (minimumFee). */
+  fee: { feeCode: number; feeE8: bigint };
   /** Seconds to wait for inclusion in a block; null does not wait. */
   waitSeconds: number | null;
   print(line: string): void;
@@ -26,11 +27,12 @@ async function pin(node: NodeClient, warn: (line: string) => void): Promise<{ pi
   const head = await node.get<{ chainHead: { pinHeight: number; pinHash: string }; synced: boolean }>('/chain/head');
   if (head.synced === false) warn(`the node is not synced with its network: the transaction is pinned to its head, which may be behind`);
   const pinHash = fromHexExact(head.chainHead.pinHash, 32);
-  if (!pinHash || !Number.isSafeInteger(head.chainHead.pinHeight)) throw new NodeError('EINVJSON', '/chain/head gave no valid pin');
+  if (!pinHash || !Number.isSafeInteger(head.chainHead.pinHeight)) throw new WalletError('/chain/head gave no valid pin');
   return { pinHeight: head.chainHead.pinHeight, pinHash };
 }
 
-async function minimumFee(node: NodeClient): Promise<{ feeCode: number; feeE8: bigint }> {
+/** The node's minimum fee, on the fee grid. */
+export async function minimumFee(node: NodeClient): Promise<{ feeCode: number; feeE8: bigint }> {
   const { minFee } = await node.get<{ minFee: { E8: number | bigint } }>('/transaction/minfee');
   const feeCode = fee16Encode(BigInt(minFee.E8), 'up');
   return { feeCode, feeE8: fee16Decode(feeCode) };
@@ -39,13 +41,13 @@ async function minimumFee(node: NodeClient): Promise<{ feeCode: number; feeE8: b
 /** Signs `payload` with `sk`, submits it and prints its hash (and, waiting, the height of its block). */
 export async function submit(node: NodeClient, sk: Uint8Array, payload: TransactionPayload, o: SubmitOptions): Promise<string> {
   const { pinHeight, pinHash } = await pin(node, o.warn);
-  const { feeCode, feeE8 } = o.fee ?? await minimumFee(node);
+  const { feeCode, feeE8 } = o.fee;
   const nonceId = randomInt(0, 2 ** 32);
   const signed = signRequest(sk, payload, { pinHeight, pinHash, nonceId, feeCode });
   const hash = toHex(txHash({ pinHash, pinHeight, nonceId, feeE8 }, payload));
   const reply = await node.request<{ data?: { txHash?: string }; txHash?: string }>('POST', '/transaction/add', writeJson(requestJson(signed)), true);
   const echoed = reply.data?.txHash ?? reply.txHash;
-  if (echoed !== undefined && echoed !== hash) throw new NodeError('EINV_TXREP', `the node reports hash ${echoed} for transaction ${hash}`);
+  if (echoed !== undefined && echoed !== hash) throw new WalletError(`the node reports hash ${echoed} for transaction ${hash}`);
   o.print(hash);
   if (o.waitSeconds !== null) o.print(`mined in block ${await waitMined(node, hash, o.waitSeconds)}`);
   return hash;
@@ -60,12 +62,12 @@ async function waitMined(node: NodeClient, hash: string, seconds: number): Promi
       t = await node.get(`/transaction/lookup/${hash}`);
     } catch (e) {
       if (e instanceof NodeRefusal && e.code === ERRORS.ENOTFOUND[0]) {
-        throw new NodeError('ENOTFOUND', `transaction ${hash} left the mempool unmined (replaced, evicted or its pin expired): send it again`);
+        throw new WalletError(`transaction ${hash} left the mempool unmined (replaced, evicted or its pin expired): send it again`);
       }
       throw e;
     }
     if (t.mined) return t.mined.block.height;
-    if (Date.now() >= deadline) throw new NodeError('ETIMEOUT', `transaction ${hash} is still unmined after ${seconds} s (it stays in the mempool)`);
+    if (Date.now() >= deadline) throw new WalletError(`transaction ${hash} is still unmined after ${seconds} s (it stays in the mempool)`);
     await sleep(POLL_MS);
   }
 }

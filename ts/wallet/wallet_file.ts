@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:cryp
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { formatAddress } from '../core/address.js';
-import { NodeError } from '../core/errors.js';
+import { WalletError } from './wallet_error.js';
 import { fromHexExact, toHex } from '../core/hex.js';
 import { addressOfPrivateKey, isValidPrivateKey } from '../core/keys.js';
 
@@ -29,7 +29,7 @@ export interface WalletFile {
   unlock(passphrase: string | null): Promise<Uint8Array>;
 }
 
-const bad = (path: string, why: string): never => { throw new NodeError('EINV_ARGS', `wallet file ${path}: ${why}`); };
+const bad = (path: string, why: string): never => { throw new WalletError(`wallet file ${path}: ${why}`); };
 
 function deriveKey(passphrase: string, salt: Uint8Array, s: { N: number; r: number; p: number }): Promise<Buffer> {
   return new Promise((resolve, reject) => scrypt(passphrase.normalize('NFC'), salt, 32,
@@ -59,13 +59,13 @@ async function open(path: string, s: Sealed, address: string, passphrase: string
   try {
     return new Uint8Array(Buffer.concat([d.update(ct!), d.final()]));
   } catch {
-    throw new NodeError('EBADPRIVKEY', `wrong passphrase: the key in ${path} cannot be decrypted with it`);
+    throw new WalletError(`wrong passphrase: the key in ${path} cannot be decrypted with it`);
   }
 }
 
 /** Writes a new wallet file (refusing to replace one) and returns its address. */
 export async function createWalletFile(path: string, sk: Uint8Array, passphrase: string | null): Promise<string> {
-  if (!isValidPrivateKey(sk)) throw new NodeError('EBADPRIVKEY', 'not a valid secp256k1 private key');
+  if (!isValidPrivateKey(sk)) throw new WalletError('not a valid secp256k1 private key');
   const address = formatAddress(addressOfPrivateKey(sk));
   const json: FileJson = passphrase === null
     ? { format: FORMAT, version: VERSION, address, privateKey: toHex(sk) }
@@ -75,9 +75,9 @@ export async function createWalletFile(path: string, sk: Uint8Array, passphrase:
     await writeFile(path, JSON.stringify(json, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new NodeError('EINV_ARGS', `${path} already exists; a wallet file is never overwritten (give another --wallet FILE)`);
+      throw new WalletError(`${path} already exists; a wallet file is never overwritten (give another --wallet FILE)`);
     }
-    throw new NodeError('EINV_ARGS', `cannot write ${path}: ${(e as Error).message}`);
+    throw new WalletError(`cannot write ${path}: ${(e as Error).message}`);
   }
   return address;
 }
@@ -85,8 +85,8 @@ export async function createWalletFile(path: string, sk: Uint8Array, passphrase:
 export async function readWalletFile(path: string): Promise<WalletFile> {
   let text: string;
   try { text = await readFile(path, 'utf8'); } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new NodeError('EINV_ARGS', `no wallet file at ${path}: run 'create' or 'restore <privkey>' first, or give --wallet FILE`);
-    throw new NodeError('EINV_ARGS', `cannot read ${path}: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new WalletError(`no wallet file at ${path}: run 'create' or 'restore <privkey>' first, or give --wallet FILE`);
+    throw new WalletError(`cannot read ${path}: ${(e as Error).message}`);
   }
   let j: FileJson;
   try { j = JSON.parse(text); } catch { return bad(path, 'not JSON'); }
@@ -103,7 +103,7 @@ export async function readWalletFile(path: string): Promise<WalletFile> {
       path, address: j.address, encrypted: true,
       unlock: async (passphrase) => {
         if (passphrase === null) {
-          throw new NodeError('EBADPRIVKEY', `${path} is encrypted: give --passphrase-file FILE or set WARTNODE_WALLET_PASSPHRASE (in a terminal the wallet asks)`);
+          throw new WalletError(`${path} is encrypted: give --passphrase-file FILE or set WARTNODE_WALLET_PASSPHRASE (in a terminal the wallet asks)`);
         }
         return check(await open(path, j.encrypted!, j.address, passphrase));
       },
