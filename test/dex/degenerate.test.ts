@@ -1,4 +1,4 @@
-// Degenerate pools (exchange.md §8.9), the quote-direction abort of §8.5 (our [proposal]: continue),
+// Degenerate pools (exchange.md §8.9), the quote-direction abort of §8.5 (the reference exits: refused),
 // empty and one-sided books, zero credits, and the exact price arithmetic of §8.2.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
@@ -86,25 +86,24 @@ describe('§8.9 worked degenerate cases', () => {
   });
 });
 
-describe('§8.5 quote direction on a base-only pool (the reference aborts; we continue as written)', () => {
-  it('Bi = 0: all of Qi goes to the pool', () => {
-    const pool = { base: 1000n, quote: 0n };
-    const c = findClearing(pool, buildBook([buy(1, 1000n, pm(0x8000, 127))]));
-    expect(c).toEqual({ filled: { base: 0n, quote: 1000n }, toPool: { isQuote: true, amount: 1000n }, phase: 'dynamic', price: null });
-    const r = match(pool, [buy(1, 1000n, pm(0x8000, 127))]);
-    expect(r.buySwaps).toEqual([{ id: 1n, base: 995n, quote: 1000n, remaining: 0n }]);
-    expect(r.poolAfter).toEqual({ base: 5n, quote: 1000n });
+describe('§8.5 quote direction on a base-only pool: the reference asserts and exits, so the block is refused', () => {
+  // matcher.cpp:131 asserts relQ(0) < 0 when the quote direction is taken; with R_q = 0 it is 0.
+  // §14.3 P2 proposed to continue; that would accept blocks no reference node can hold.
+  const refusal = (pool: { base: bigint; quote: bigint }, orders: Order[]) => {
+    try { findClearing(pool, buildBook(orders)); } catch (e) { if (e instanceof NodeError) return e.errorName; throw e; }
+    return 'none';
+  };
+  it('Bi = 0', () => {
+    expect(refusal({ base: 1000n, quote: 0n }, [buy(1, 1000n, pm(0x8000, 127))])).toBe('EREFABORT');
   });
 
-  it('Bi > 0: no pool interaction', () => {
-    const pool = { base: 1527n, quote: 0n };
-    const orders = [buy(1, 68_106n, pm(37370, 70)), sell(2, 2576n, pm(37853, 68))];
-    const c = findClearing(pool, buildBook(orders));
-    expect(c).toEqual({ filled: { base: 2576n, quote: 68_106n }, toPool: null, phase: 'dynamic', price: null });
-    const r = match(pool, orders);
-    expect(r.buySwaps).toEqual([{ id: 1n, base: 2576n, quote: 68_106n, remaining: 0n }]);
-    expect(r.sellSwaps).toEqual([{ id: 2n, base: 2576n, quote: 68_106n, remaining: 0n }]);
-    expect(r.poolAfter).toEqual(pool);
+  it('Bi > 0', () => {
+    expect(refusal({ base: 1527n, quote: 0n }, [buy(1, 68_106n, pm(37370, 70)), sell(2, 2576n, pm(37853, 68))])).toBe('EREFABORT');
+  });
+
+  it('the same books on a quote-only or a two-sided pool match', () => {
+    expect(refusal({ base: 0n, quote: 1000n }, [buy(1, 1000n, pm(0x8000, 127))])).toBe('none');
+    expect(refusal({ base: 1527n, quote: 1n }, [buy(1, 68_106n, pm(37370, 70)), sell(2, 2576n, pm(37853, 68))])).toBe('none');
   });
 });
 

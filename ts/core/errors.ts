@@ -185,6 +185,9 @@ export const ERRORS = {
   EBUG: [2000, 'Bug-related error'],
   // Ours: LevelDB found a damaged file while answering (the reference has no such code).
   EDBDAMAGED: [2001, 'Database damaged'],
+  // Ours: applying the block trips an assertion or an uncaught exception in the reference 0.10.3,
+  // which then exits: no reference node can hold such a block, so we refuse it.
+  EREFABORT: [2002, 'Block aborts the reference node'],
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -15,7 +15,10 @@ export interface Order {
   readonly remaining: bigint;
 }
 
-/** All orders of one side with the same limit (§7.3); `amount` is the sum of their `remaining`. */
+/**
+ * All orders of one side with the same limit (§7.3); `amount` is the sum of their `remaining`,
+ * except in the book a block's match loads (lazy_book.ts), where the reference counts more.
+ */
 export interface PriceLevel {
   readonly limit: Price;
   readonly amount: bigint;

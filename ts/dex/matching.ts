@@ -1,8 +1,10 @@
 // The matching algorithm of one asset (exchange.md §8.3–§8.5): find the fills (Bf, Qf) and the
 // pool trade from the pool reserves and the price levels. Implemented literally, bisection paths
 // and the persistent TR/FR registers included, since results depend on them; the degenerate-pool
-// outcomes of §8.9 follow from `cmpRatio`. Settlement is in settlement.ts; `matchBook` (§8.6)
-// and the `Market.match` preview (§8.8) are at the end.
+// outcomes of §8.9 follow from `cmpRatio`. Where the reference 0.10.3 asserts (its release builds
+// keep assertions, so it exits) we refuse with EREFABORT instead of continuing (not §14.3 P2), and
+// reserve plus excess wraps at 2^64 as its u64 sum does. Settlement is in settlement.ts;
+// `matchBook` (§8.6) and the `Market.match` preview (§8.8) are at the end.
 import { fail } from '../core/errors.js';
 import type { Reserves } from '../kernel/pool.js';
 import type { Price } from '../kernel/price.js';
@@ -46,12 +48,15 @@ export interface StepTrace {
 
 const sign = (x: bigint): -1 | 0 | 1 => (x < 0n ? -1 : x > 0n ? 1 : 0);
 
+/** A reserve plus an amount as the reference adds them (pool.hpp:13, :22): a u64 sum, wrapping. */
+const add64 = (reserve: bigint, amount: bigint): bigint => BigInt.asUintN(64, reserve + amount);
+
 /** §8.3 excess(p) on (Bi, Qi): the matched part rounded up, so the excess is rounded down. */
 export function excessAt(bi: bigint, qi: bigint, p: Price): Excess {
   const need = ceilMulPrice(bi, p);
   if (need !== null && need <= qi) return { isQuote: true, amount: qi - need };
-  const d = ceilDivPrice(qi, p); // defined and ≤ Bi whenever Bi·p > Qi
-  if (d === null || d > bi) return fail('EBUG', 'excess: ⌈Qi/p⌉ out of range');
+  const d = ceilDivPrice(qi, p); // defined and ≤ Bi whenever Bi·p > Qi (the reference asserts it: types.hpp:37)
+  if (d === null || d > bi) return fail('EREFABORT', 'excess: ⌈Qi/p⌉ out of range');
   return { isQuote: false, amount: bi - d };
 }
 
@@ -62,8 +67,8 @@ export function excessAt(bi: bigint, qi: bigint, p: Price): Excess {
 export function stepVerdict(pool: Reserves, x: Excess, p: Price): boolean {
   const rbrq = pool.base * pool.quote;
   return x.isQuote
-    ? cmpRatio((pool.quote + x.amount) ** 2n, rbrq, p) !== 1
-    : cmpRatio(rbrq, (pool.base + x.amount) ** 2n, p) === -1;
+    ? cmpRatio(add64(pool.quote, x.amount) ** 2n, rbrq, p) !== 1
+    : cmpRatio(rbrq, add64(pool.base, x.amount) ** 2n, p) === -1;
 }
 
 /**
@@ -121,24 +126,36 @@ export function findClearing(pool: Reserves, book: Book, onStep?: (s: StepTrace)
       else v1 = t;
     }
     let delta: Excess;
-    if (TR.isQuote) { set(v0); delta = TR; } // case I
-    else if (FR.isQuote) { // case II: the neighbour without pool interaction
-      if (TR.amount === 0n) { set(v0); delta = TR; } else { set(v1); delta = FR; }
+    if (TR.isQuote) { // case I (the reference asserts FR is QUOTE too: matcher.hpp:101)
+      if (!FR.isQuote) fail('EREFABORT', 'matching: FIXED case I with a BASE false register');
+      set(v0); delta = TR;
+    } else if (FR.isQuote) { // case II: the neighbour without pool interaction
+      if (TR.amount === 0n) { set(v0); delta = TR; } else {
+        if (FR.amount !== 0n) fail('EREFABORT', 'matching: FIXED case II without a zero register (matcher.hpp:121)');
+        set(v1); delta = FR;
+      }
     } else { set(v1); delta = FR; } // case III
     return {
       filled: { base: Bi, quote: Qi }, toPool: delta.amount > 0n ? delta : null, phase: 'fixed', price: p,
     };
   };
 
-  /** §8.5 DYNAMIC: (Bi, Qi) fixed, the price lies between levels; split the excess with the pool. */
+  /**
+   * §8.5 DYNAMIC: (Bi, Qi) fixed, the price lies between levels; split the excess with the pool.
+   * The reference asserts that the two directions agree at 0 (matcher.cpp:131, :138) and that the
+   * relation is not negative at H (:92); it exits where they fail, e.g. on a base-only pool with
+   * Qi > 0, so such a block is refused.
+   */
   const dynamic = (): Clearing => {
-    const relB = (y: bigint) => sign((rb + y) ** 2n * Qi - rbrq * (Bi - y));
-    const relQ = (x: bigint) => sign((rq + x) ** 2n * Bi - rbrq * (Qi - x));
+    const relB = (y: bigint) => sign(add64(rb, y) ** 2n * Qi - rbrq * (Bi - y));
+    const relQ = (x: bigint) => sign(add64(rq, x) ** 2n * Bi - rbrq * (Qi - x));
     const quoteDir = relB(0n) > 0;
+    if (quoteDir ? relQ(0n) >= 0 : relQ(0n) < 0) fail('EREFABORT', 'matching: the pool directions disagree (matcher.cpp:131)');
     const rel = quoteDir ? relQ : relB;
     const H = quoteDir ? Qi : Bi;
     let amount: bigint;
     if (H === 0n) amount = 0n;
+    else if (rel(H) < 0) return fail('EREFABORT', 'matching: the pool relation is negative at H (matcher.cpp:92)');
     else if (rel(H) === 0) amount = H;
     else { // SPLIT(H)
       let lo = 0n, hi = H;
@@ -149,8 +166,8 @@ export function findClearing(pool: Reserves, book: Book, onStep?: (s: StepTrace)
         else lo = v;
       }
       const takeLo = quoteDir
-        ? rbrq * (Qi - lo) < (rq + hi) ** 2n * Bi
-        : rbrq * (Bi - lo) < (rb + hi) ** 2n * Qi;
+        ? rbrq * (Qi - lo) < add64(rq, hi) ** 2n * Bi
+        : rbrq * (Bi - lo) < add64(rb, hi) ** 2n * Qi;
       amount = takeLo ? lo : hi;
     }
     return {

@@ -1,10 +1,14 @@
 // Applying a clearing (exchange.md §8.6) and the content of the `match` record (§8.7): the pool
 // trade through the kernel's exact pool math, then pro-rata floor shares per order; the rounding
-// remainder (dust) is credited to nobody.
+// remainder (dust) is credited to nobody. Fills walk the orders the book was loaded from, in
+// priority order (block_applier.cpp:250, :290); where the reference asserts (a u64 overflow, fills
+// beyond the loaded orders) it exits, so the block is refused (EREFABORT).
 import { fail } from '../core/errors.js';
 import { poolBuy, poolSell, type Reserves } from '../kernel/pool.js';
 import type { Book, Order } from './book.js';
 import type { BaseQuote, Clearing, Excess } from './matching.js';
+
+const U64_MAX = (1n << 64n) - 1n;
 
 /**
  * One order's fill (§8.7 `swapped`, plus its remaining after the match). Buys: `base` credited,
@@ -39,7 +43,11 @@ export interface MatchResult {
   readonly recorded: boolean;
 }
 
-/** Walks one side in priority order, each order paying min(rem, remaining) of `total`. */
+/**
+ * Walks one side in priority order, each order paying min(rem, remaining) of `total`. A level
+ * loaded with more than its orders hold (lazy_book.ts) lets the walk reach past the level; fills
+ * beyond the last loaded order abort the reference (block_applier.cpp:282, :322).
+ */
 function distribute(orders: readonly Order[], total: bigint, pot: bigint, isBuy: boolean): { swaps: Swap[]; credited: bigint } {
   const swaps: Swap[] = [];
   let rem = total, credited = 0n;
@@ -53,7 +61,7 @@ function distribute(orders: readonly Order[], total: bigint, pot: bigint, isBuy:
     rem -= paid;
     credited += got;
   }
-  if (rem !== 0n) fail('EBUG', 'clearing fills more than the book holds');
+  if (rem !== 0n) fail('EREFABORT', 'the clearing fills more than the loaded orders hold');
   return { swaps, credited };
 }
 
@@ -64,15 +72,17 @@ export function settle(pool: Reserves, book: Book, clearing: Clearing): MatchRes
   let poolAfter = poolBefore, poolOut = 0n;
   let rBase = filled.base, rQuote = filled.quote;
   if (toPool !== null && toPool.isQuote) {
-    const r = poolBuy(pool, toPool.amount) ?? fail('EBUG', 'pool quote reserve overflow');
+    const r = poolBuy(pool, toPool.amount) ?? fail('EREFABORT', 'pool quote reserve overflow');
     rQuote -= toPool.amount;
     rBase += r.baseOut;
+    if (rBase > U64_MAX) fail('EREFABORT', 'returned base overflows');
     poolOut = r.baseOut;
     poolAfter = r.after;
   } else if (toPool !== null) {
-    const r = poolSell(pool, toPool.amount) ?? fail('EBUG', 'pool base reserve overflow');
+    const r = poolSell(pool, toPool.amount) ?? fail('EREFABORT', 'pool base reserve overflow');
     rBase -= toPool.amount;
     rQuote += r.quoteOut;
+    if (rQuote > U64_MAX) fail('EREFABORT', 'returned quote overflows');
     poolOut = r.quoteOut;
     poolAfter = r.after;
   }
