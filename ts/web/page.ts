@@ -1,49 +1,18 @@
-// The page at `/` (bundled by esbuild to dist/web/app.js). Four panels: the node's status, a light
-// node that verifies the header chain in this page with the node's own consensus code and WASM
-// kernel (light_node.ts), an explorer over the HTTP API, and the index of every route with its
-// JSON Schema. No framework: a few DOM helpers and a generic renderer for API answers.
+// The page at `/` (bundled by esbuild to dist/web/app.js): an explorer over the node's HTTP API
+// (explorer.ts) with a page of its own for every block, transaction, address, market and search
+// (`#/block/…`, `#/tx/…`, `#/address/…`, `#/market/…`, `#/search/…`), and on its front page the
+// node's status, a light node that verifies the header chain in this page with the node's own
+// consensus code and WASM kernel (light_node.ts), and the index of every route with its JSON
+// Schema. No framework: a few DOM helpers (dom.ts).
 import { initKernel } from '../kernel/instance.js';
 import { networkParams, type NetworkName } from '../consensus/params.js';
 import { LightNode, type LightStatus } from './light_node.js';
 import { HttpFollower } from './http_follower.js';
 import type { PageConfig } from '../api/web_page.js';
+import { ApiError, api, blockLink, blockHashLink, el, errorBox, facts, href, note, type Child } from './dom.js';
+import { addressView, blockView, frontSections, marketView, searchView, txView, type View } from './explorer.js';
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig;
-
-type Child = Node | string | number | null | undefined;
-function el(tag: string, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElement {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
-  return e;
-}
-
-/** GET an API route (of the node at `base`, default this page's); the `data` of `{code: 0, data}`, or throws with the node's error code and text. */
-async function api(path: string, base = ''): Promise<any> {
-  const r = await fetch(base + path);
-  const j = await r.json();
-  if (typeof j === 'object' && j !== null && 'code' in j) {
-    if (j.code !== 0) throw new Error(`${j.error} (code ${j.code})`);
-    return j.data;
-  }
-  return j;
-}
-
-/** Any JSON answer as nested tables: objects as key/value rows, arrays of objects as a table. */
-function render(v: unknown): Node {
-  if (v === null || v === undefined) return el('span', { class: 'null' }, 'null');
-  if (typeof v !== 'object') return el('span', { class: typeof v }, String(v));
-  if (Array.isArray(v)) {
-    if (v.length === 0) return el('span', { class: 'null' }, '(none)');
-    if (v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x))) {
-      const cols = [...new Set(v.flatMap((x) => Object.keys(x)))];
-      return el('table', {}, el('tr', {}, ...cols.map((c) => el('th', {}, c))),
-        ...v.map((x) => el('tr', {}, ...cols.map((c) => el('td', {}, render((x as Record<string, unknown>)[c]))))));
-    }
-    return el('ol', {}, ...v.map((x) => el('li', {}, render(x))));
-  }
-  return el('table', { class: 'kv' }, ...Object.entries(v).map(([k, x]) => el('tr', {}, el('th', {}, k), el('td', {}, render(x)))));
-}
 
 function panel(id: string, title: string, ...children: Child[]): HTMLElement {
   return el('section', { id }, el('h2', {}, title), ...children);
@@ -52,18 +21,21 @@ function panel(id: string, title: string, ...children: Child[]): HTMLElement {
 // --- status -------------------------------------------------------------------------------------
 
 const statusBody = el('div', {}, 'loading…');
+const tipLink = el('span', { id: 'tip' });
 async function refreshStatus(): Promise<void> {
   try {
     const [head, info, peers, mempool] = await Promise.all([
       api('/chain/head'), api('/tools/info'), api('/peers/connected').catch(() => []), api('/transaction/mempool'),
     ]);
     const tip = head.chainHead ?? head; // the 0.8 generation's head is flat
-    statusBody.replaceChildren(render({
-      network: config.network, api: config.api, height: tip.height, hash: tip.hash, synced: head.synced,
-      peers: peers.length, mempool: (mempool.data ?? mempool).length, version: info.version?.name ?? info.version, uptime: info.uptime?.formatted,
-    }));
+    statusBody.replaceChildren(facts([
+      ['Network', config.network], ['API generation', config.api], ['Height', blockLink(tip.height)], ['Tip', blockHashLink(tip.hash)],
+      ['Sync', head.synced ? 'synced' : 'catching up with its peers'], ['Peers', String(peers.length)],
+      ['Mempool', `${(mempool.data ?? mempool).length} pending`], ['Version', String(info.version?.name ?? info.version)], ['Uptime', info.uptime?.formatted],
+    ]));
+    tipLink.replaceChildren(blockLink(tip.height, `height ${tip.height}`));
   } catch (e) {
-    statusBody.replaceChildren(el('p', { class: 'error' }, `status: ${(e as Error).message}`));
+    statusBody.replaceChildren(errorBox(`status: ${(e as Error).message}`));
   }
 }
 
@@ -77,11 +49,11 @@ function showLight(s: LightStatus): void {
       ' announced · ', el('span', { id: 'headers-per-second' }, s.headersPerSecond), ' headers/s'),
     el('p', { id: 'light-state', class: s.error ? 'error' : 'ok' },
       s.error ? `refused: ${s.error}` : s.connected ? (s.verified === s.peerLength ? 'in sync, following new blocks' : 'downloading and verifying…') : 'connecting…'),
-    render({
-      start: s.anchor ? `the checkpoint at height ${s.anchor} (consensus.md §5.5): the headers before it hash-link to it` : 'genesis',
-      tip: s.verifiedHash, [s.anchor ? 'work since the checkpoint' : 'worksum']: `0x${s.worksum}`,
-      reorgs: s.reorgs.length ? s.reorgs.map((h) => `cut back to ${h}`).join(', ') : 'none',
-    }),
+    facts([
+      ['Start', s.anchor ? `the checkpoint at height ${s.anchor} (consensus.md §5.5): the headers before it hash-link to it` : 'genesis'],
+      ['Tip', s.verifiedHash ? blockHashLink(s.verifiedHash) : '–'], [s.anchor ? 'Work since the checkpoint' : 'Worksum', `0x${s.worksum}`],
+      ['Reorgs', s.reorgs.length ? s.reorgs.map((h) => `cut back to ${h}`).join(', ') : 'none'],
+    ]),
   );
 }
 
@@ -108,67 +80,120 @@ async function startLightNode(): Promise<void> {
   (window as unknown as { lightNode: LightNode | HttpFollower }).lightNode = node;
 }
 
-// --- explorer -----------------------------------------------------------------------------------
-
-const explorerOut = el('div', { id: 'explorer-result' });
-const explorerInput = el('input', { id: 'explorer-input', placeholder: 'block height or hash, transaction hash, address, or asset' }) as HTMLInputElement;
-
-/** What the input is, by its form: a height, a 64-hex hash (block, else transaction), a 48-hex address, else an asset. */
-async function explore(q: string): Promise<void> {
-  q = q.trim();
-  if (!q) return;
-  explorerOut.replaceChildren('loading…');
-  const show = (title: string, parts: [string, unknown][]) =>
-    explorerOut.replaceChildren(el('h3', {}, title), ...parts.flatMap(([h, v]) => [el('h4', {}, h), render(v)]));
-  try {
-    if (/^\d+$/.test(q)) return show(`Block ${q}`, [['block', await api(`/chain/block/${q}`)]]);
-    if (/^[0-9a-fA-F]{64}$/.test(q)) {
-      const block = await api(`/chain/block/${q}`).catch(() => null);
-      if (block) return show('Block', [['block', block]]);
-      return show('Transaction', [['transaction', await api(`/transaction/lookup/${q}`)]]);
-    }
-    if (/^[0-9a-fA-F]{48}$/.test(q)) {
-      const [balance, history] = await Promise.all([api(`/account/${q}/coin_balance`), api(`/account/${q}/history/0`).catch((e) => `${e.message}`)]);
-      return show(`Address ${q}`, [['coin balance', balance], ['history', history]]);
-    }
-    const [market, candles] = await Promise.all([api(`/dex/market/${encodeURIComponent(q)}`), api(`/chart/candles/${encodeURIComponent(q)}/3600`).catch(() => [])]);
-    show(`Market ${q}`, [['order book and pool', market], ['candles (1 h): begin, height, open, high, low, close, base volume, quote volume', candles]]);
-  } catch (e) {
-    explorerOut.replaceChildren(el('p', { class: 'error' }, (e as Error).message));
-  }
-}
-
 // --- routes -------------------------------------------------------------------------------------
 
 let schemas: Promise<Record<string, unknown>> | null = null;
 function routeIndex(): HTMLElement {
   const out = el('pre', { id: 'schema' });
   const rows = config.routes.map((r) => {
-    const link = r.schema ? el('a', { href: '#schema' }, r.schema) : el('span', { class: 'null' }, r.method === 'POST' ? '{code}' : '');
-    link.addEventListener('click', async () => {
+    const link = r.schema ? el('a', { href: '/debug/json_schemas', class: 'schema-link' }, r.schema) : el('span', { class: 'null' }, r.method === 'POST' ? '{code}' : '');
+    link.addEventListener('click', async (ev) => {
+      ev.preventDefault();
       schemas ??= api('/debug/json_schemas');
       const name = r.schema!.replace(/^\[(.*)\]$/, '$1');
       out.textContent = `${r.schema}\n${JSON.stringify((await schemas)[name], null, 2)}`;
     });
     return el('tr', {}, el('td', {}, r.method), el('td', {}, r.link ? el('a', { href: r.path }, r.path) : r.path), el('td', {}, link));
   });
-  return el('div', {}, el('p', {}, 'Every answer is JSON; ', el('a', { href: '/debug/json_schemas' }, '/debug/json_schemas'), ' has every schema.'),
-    el('table', {}, el('tr', {}, el('th', {}, 'method'), el('th', {}, 'route'), el('th', {}, 'response schema')), ...rows), out);
+  return el('details', {}, el('summary', {}, `${config.routes.length} routes; every answer is JSON`),
+    el('p', {}, el('a', { href: '/debug/json_schemas' }, '/debug/json_schemas'), ' has every schema; docs/api.md documents the interface.'),
+    el('div', { class: 'scroll' }, el('table', {}, el('tr', {}, el('th', {}, 'method'), el('th', {}, 'route'), el('th', {}, 'response schema')), ...rows)), out);
 }
 
-// --- page ---------------------------------------------------------------------------------------
 
-const form = el('form', {}, explorerInput, el('button', { type: 'submit' }, 'Look up'));
-form.addEventListener('submit', (ev) => { ev.preventDefault(); void explore(explorerInput.value); });
+// --- the page -----------------------------------------------------------------------------------
+
+const statusPanel = panel('status', 'Node', statusBody);
+const lightPanel = panel('light', 'Light node in this page', el('p', { class: 'note' },
+  'This page downloads every header from the node ', lightSource, ' and checks link, version, target, proof of work and timestamps with the node\u2019s own consensus code compiled to WebAssembly.'), lightBody);
+const routesPanel = panel('routes', 'API routes', routeIndex());
+
+const searchInput = el('input', {
+  id: 'search-input', type: 'search', name: 'q', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'search',
+  placeholder: 'height, block or transaction hash, address, or asset name, id or hash',
+}) as HTMLInputElement;
+const searchForm = el('form', { id: 'search', role: 'search' }, searchInput, el('button', { type: 'submit' }, 'Search'));
+searchForm.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const q = searchInput.value.trim();
+  if (!q) return;
+  const target = href.search(q);
+  if (location.hash === target) void show();
+  else location.hash = target;
+});
+
+/** The routed part of the page; `data-route` is the route it shows, `data-state` loading, ready or error. */
+const view = el('div', { id: 'view', 'data-state': 'loading' });
+
+async function front(): Promise<View> {
+  const sections = await frontSections();
+  return {
+    title: `wartnode · ${config.network}`,
+    body: el('div', {},
+      config.api === 'contract' ? null : note(`This node serves the API generation ${config.api}; the explorer reads the contract generation (--api=contract), so parts of it may not show.`),
+      statusPanel, ...sections, lightPanel, routesPanel),
+  };
+}
+
+const ROUTES: [RegExp, (m: string[]) => Promise<View>][] = [
+  [/^\/?$/, () => front()],
+  [/^\/block\/([^/]+)$/, (m) => blockView(m[1])],
+  [/^\/tx\/([^/]+)$/, (m) => txView(m[1])],
+  [/^\/address\/([^/]+)(?:\/history\/(\d+))?$/, (m) => addressView(m[1], m[2])],
+  [/^\/market\/([^/]+)(?:\/([^/]+))?$/, (m) => marketView(m[1], m[2])],
+  [/^\/search\/(.*)$/, (m) => searchView(m[1])],
+];
+
+let shown = 0;
+/** Shows the route in the address bar's fragment (`#/…`; none: the front page). */
+async function show(): Promise<void> {
+  const mine = ++shown;
+  const hash = location.hash;
+  let path: string;
+  try {
+    path = decodeURIComponent(hash.replace(/^#/, ''));
+  } catch {
+    path = hash.replace(/^#/, '');
+  }
+  view.dataset.state = 'loading';
+  view.dataset.route = hash;
+  view.setAttribute('aria-busy', 'true');
+  const search = /^\/search\/(.*)$/.exec(path);
+  if (search) searchInput.value = search[1];
+  let result: View;
+  try {
+    const route = ROUTES.find(([re]) => re.test(path));
+    if (!route) throw new ApiError(0, `There is no page “${path}” here: pages are #/block/…, #/tx/…, #/address/…, #/market/… and #/search/….`);
+    result = await route[1](route[0].exec(path)!);
+  } catch (e) {
+    if (mine !== shown) return;
+    view.replaceChildren(el('h1', {}, e instanceof ApiError && (e.code === 56 || e.code === 185 || e.code === 186) ? 'Not found' : 'Error'),
+      errorBox((e as Error).message), el('p', {}, el('a', { href: '#/' }, 'front page')));
+    document.title = `error · wartnode`;
+    view.dataset.state = 'error';
+    view.removeAttribute('aria-busy');
+    return;
+  }
+  if (mine !== shown) return;
+  if ('redirect' in result) {
+    location.replace(result.redirect);
+    if (location.hash === hash) void show();
+    return;
+  }
+  view.replaceChildren(result.body);
+  document.title = `${result.title} · wartnode`;
+  view.dataset.state = 'ready';
+  view.removeAttribute('aria-busy');
+  if (!search) window.scrollTo(0, 0);
+}
 
 document.getElementById('app')!.replaceChildren(
-  el('header', {}, el('h1', {}, 'wartnode'), el('span', { class: 'network' }, config.network)),
-  panel('status', 'Node', statusBody),
-  panel('light', 'Light node in this page', el('p', { class: 'note' },
-    'This page downloads every header from the node ', lightSource, ' and checks link, version, target, proof of work and timestamps with the node\u2019s own consensus code compiled to WebAssembly.'), lightBody),
-  panel('explorer', 'Explorer', form, explorerOut),
-  panel('routes', 'Routes', routeIndex()),
+  el('header', {},
+    el('a', { href: '#/', class: 'brand' }, el('h1', {}, 'wartnode')), el('span', { class: 'network' }, config.network), tipLink, searchForm),
+  view,
 );
+window.addEventListener('hashchange', () => void show());
+void show();
 void refreshStatus();
 setInterval(() => void refreshStatus(), 5_000);
 void startLightNode().catch((e) => lightBody.replaceChildren(el('p', { id: 'light-state', class: 'error' }, `light node: ${(e as Error).message}`)));
