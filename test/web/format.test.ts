@@ -1,0 +1,52 @@
+// The explorer's number formatting: exact grid prices, exact or marked ratios, doubles of integer
+// amounts given back exactly, no binary-float noise.
+import { describe, expect, it } from 'vitest';
+import { initKernel } from '../../ts/kernel/instance.js';
+import { parsePrice } from '../../ts/kernel/price.js';
+import { amountStr, comparePriceHex, priceStr, ratioDecimal, ratioPrice, significant, unitsFromDouble, utc } from '../../ts/web/format.js';
+
+await initKernel();
+
+describe('explorer number formatting', () => {
+  it('prints grid prices as their exact decimal', () => {
+    expect(priceStr(parsePrice('0.4', 2)!.floor, 2)).toBe('0.4');
+    expect(priceStr({ hex: 'c35050' }, 2)).toBe('0.1'); // doubleAdjusted 0.09999999999999999
+    expect(priceStr({ hex: 'dbba52' }, 2)).toBe('0.45'); // doubleAdjusted 0.44999999999999996
+    expect(priceStr(parsePrice('2.5', 2)!.floor, 2)).toBe('2.499968'); // the grid's price below 2.5
+    expect(priceStr(parsePrice('0.25', 2)!.floor, 2)).toBe('0.25');
+    expect(() => priceStr({ hex: 'zz' }, 2)).toThrow();
+  });
+
+  it('orders grid prices by value', () => {
+    const p = (t: string) => parsePrice(t, 2)!.floor.hex;
+    expect(['2.5', '0.1', '0.45', '1'].map(p).sort(comparePriceHex)).toEqual(['0.1', '0.45', '1', '2.5'].map(p));
+  });
+
+  it('divides integers exactly, or rounds to 10 significant digits and says so', () => {
+    expect(ratioDecimal(1n, 4n)).toEqual({ text: '0.25', exact: true });
+    expect(ratioDecimal(2n, 3n)).toEqual({ text: '0.6666666667', exact: false });
+    expect(ratioDecimal(1n, 3000n)).toEqual({ text: '0.0003333333333', exact: false });
+    expect(ratioDecimal(123456789012n, 1n)).toEqual({ text: '123456789012', exact: true });
+    expect(ratioDecimal(0n, 7n)).toEqual({ text: '0', exact: true });
+    expect(ratioDecimal(1n, 0n)).toBeNull();
+    // 200 coin against 400.00 of a 2-decimal asset: 0.5 coin per unit.
+    expect(ratioPrice(20_000_000_000n, 40_000n, 2)).toBe('0.5');
+    expect(ratioPrice(834_105_501n, 1_784n, 2)).toBe('≈ 0.4675479266');
+  });
+
+  it('gives back the integer amount behind a double', () => {
+    expect(unitsFromDouble(14.600000000000001, 2)).toBe('14.60');
+    expect(unitsFromDouble(0.9999999900000001, 8)).toBe('0.99999999');
+    expect(unitsFromDouble(34, 2)).toBe('34.00');
+    expect(unitsFromDouble(21000, 0)).toBe('21000');
+    expect(significant(0.48536585299999996, 10)).toBe('0.485365853');
+    expect(significant(0.39999999999999997)).toBe('0.4');
+    expect(significant(1234.5)).toBe('1234.5');
+  });
+
+  it('drops the reference formatter\u2019s trailing dot and prints times in UTC', () => {
+    expect(amountStr({ str: '21000.' })).toBe('21000');
+    expect(amountStr({ str: '12.34567890' })).toBe('12.34567890');
+    expect(utc(1795647525)).toBe('2026-11-25 22:58:45 UTC');
+  });
+});
