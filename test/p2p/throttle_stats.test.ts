@@ -21,6 +21,59 @@ describe('throttling (§3.8)', () => {
     expect(th.delayMs(1_000)).toBe(2_000);
     expect(th.delayMs(21_000)).toBe(0);
   });
+
+  // Issue 19: what a following reference asks after each Append (its communication.log, 0.10.3):
+  // Batchreq [1,N] (the whole tip slot while its fork range stays at the slot start), Blockreq [N,N],
+  // sometimes the same Blockreq once more when its stage changed.
+  it('a peer following our announcements re-fetches the tip slot and the last bodies without being throttled', () => {
+    const th = new Throttle();
+    let now = 1_000;
+    th.announced(3);
+    th.request('headers', 1, 3, 0, now);
+    th.request('blocks', 1, 3, 0, now);
+    for (let n = 4; n <= 40; n++) {
+      now += 1_000;
+      th.announced(n);
+      th.request('headers', n <= 20 ? 1 : 10, n, 0, now);
+      th.request('blocks', n, n, 0, now);
+      th.request('blocks', n, n, 0, now);
+      expect(th.delayMs(now), `block ${n}`).toBe(0);
+    }
+    expect(th.headers).toMatchObject({ h1: 40, h2: 40 });
+  });
+
+  it('without an announcement, or beyond the tip region, a re-request is charged in full', () => {
+    const th = new Throttle();
+    th.announced(50);
+    th.request('headers', 1, 50, 0, 0);
+    th.request('headers', 1, 50, 0, 0); // the free re-request of this announcement
+    expect(th.delayMs(0)).toBe(0);
+    th.request('headers', 1, 50, 0, 0); // a second one: throttled
+    expect(th.delayMs(0)).toBe(2_000);
+
+    const b = new Throttle();
+    b.announced(100);
+    b.request('blocks', 1, 100, 0, 0);
+    b.request('blocks', 61, 90, 0, 0); // not among the tip's last 30 heights
+    expect(b.delayMs(0)).toBe(2_000);
+
+    const h = new Throttle();
+    h.announced(9_000);
+    h.request('headers', 1, 8_640, 0, 0);
+    h.request('headers', 8_641, 9_000, 0, 0);
+    h.request('headers', 1, 8_640, 0, 0); // a complete slot below the tip's slot
+    expect(h.delayMs(0)).toBe(2_000);
+  });
+
+  it('free re-requests do not pile up beyond a few announcements', () => {
+    const th = new Throttle();
+    th.request('blocks', 1, 10, 0, 0);
+    for (let i = 0; i < 10; i++) th.announced(10);
+    for (let i = 0; i < 3; i++) th.request('blocks', 10, 10, 0, 0);
+    expect(th.delayMs(0)).toBe(0);
+    th.request('blocks', 10, 10, 0, 0);
+    expect(th.delayMs(0)).toBe(2_000);
+  });
 });
 
 describe('transmission statistics (§4.5)', () => {

@@ -128,6 +128,8 @@ export class Peer {
     const { type, payload } = encodeMessage(m);
     if (!this.caps.knows.has(type)) { this.withheld++; return; }
     this.conn.send(type, payload);
+    // The peer may re-fetch near our new tip once more without being throttled for it (throttle.ts).
+    if (m.kind === 'Init' || m.kind === 'Append' || m.kind === 'Fork' || m.kind === 'SignedPinRollback') this.throttle.announced(m.length);
   }
 
   close(e: NodeError): void { this.conn.close(e); }
