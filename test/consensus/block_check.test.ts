@@ -82,14 +82,14 @@ describe('signatures of all seven transaction types (L/seed signing bytes)', () 
       const pin = world.pinHash(pinHeightOf(HEIGHT, e.pinNonce.relativePin));
       const ctx = world.context(e, assetId);
       const other = world.address(e.originId + 1n);
-      expect(errorOf(() => verifyEntrySignature(e, HEIGHT, pin, other, ctx))).toBe('ECORRUPTEDSIG');
-      expect(errorOf(() => verifyEntrySignature({ ...e, feeCode: e.feeCode + 1 }, HEIGHT, pin, world.address(e.originId), ctx))).toBe('ECORRUPTEDSIG');
+      expect(errorOf(() => verifyEntrySignature(e, HEIGHT, pin, other, ctx))).toBe('EINVSIG');
+      expect(errorOf(() => verifyEntrySignature({ ...e, feeCode: e.feeCode + 1 }, HEIGHT, pin, world.address(e.originId), ctx))).toBe('EINVSIG');
       if (pinHeightOf(HEIGHT + 32, e.pinNonce.relativePin) !== pinHeightOf(HEIGHT, e.pinNonce.relativePin)) { // the pin height is signed
-        expect(errorOf(() => verifyEntrySignature(e, HEIGHT + 32, pin, world.address(e.originId), ctx))).toBe('ECORRUPTEDSIG');
+        expect(errorOf(() => verifyEntrySignature(e, HEIGHT + 32, pin, world.address(e.originId), ctx))).toBe('EINVSIG');
       }
-      expect(errorOf(() => verifyEntrySignature(e, HEIGHT, new Uint8Array(32), world.address(e.originId), ctx))).toBe('ECORRUPTEDSIG');
+      expect(errorOf(() => verifyEntrySignature(e, HEIGHT, new Uint8Array(32), world.address(e.originId), ctx))).toBe('EINVSIG');
       if (ctx.assetHash) {
-        expect(errorOf(() => verifyEntrySignature(e, HEIGHT, pin, world.address(e.originId), { ...ctx, assetHash: new Uint8Array(32) }))).toBe('ECORRUPTEDSIG');
+        expect(errorOf(() => verifyEntrySignature(e, HEIGHT, pin, world.address(e.originId), { ...ctx, assetHash: new Uint8Array(32) }))).toBe('EINVSIG');
       }
     }
   });
@@ -243,5 +243,14 @@ describe('transaction ids of a block (§7.6)', () => {
     const c = { ...entry('cancelation', rng), originId: t.originId, cancelHeight: pinHeightOf(HEIGHT, t.pinNonce.relativePin), cancelNonceId: t.pinNonce.nonceId };
     expect(errorOf(() => blockTransactionIds(HEIGHT, body('V4', rng, { coinTransfers: [t], cancelations: [c] })))).toBe('ENONCE');
     expect(errorOf(() => blockTransactionIds(HEIGHT, body('V4', rng, { cancelations: [c] })))).toBe('none');
+  });
+  it('a canceled id is marked without a check: twice, or the id of an earlier cancelation, is valid (block_applier.cpp:1239)', () => {
+    const c = entry('cancelation', rng);
+    const again = { ...c, pinNonce: { ...c.pinNonce, nonceId: c.pinNonce.nonceId + 1 } };
+    expect(errorOf(() => blockTransactionIds(HEIGHT, body('V4', rng, { cancelations: [c, again] })))).toBe('none');
+    const ofC = { ...again, cancelHeight: pinHeightOf(HEIGHT, c.pinNonce.relativePin), cancelNonceId: c.pinNonce.nonceId };
+    expect(errorOf(() => blockTransactionIds(HEIGHT, body('V4', rng, { cancelations: [c, ofC] })))).toBe('none');
+    // the other way round the later cancelation claims an id already marked
+    expect(errorOf(() => blockTransactionIds(HEIGHT, body('V4', rng, { cancelations: [ofC, c] })))).toBe('ENONCE');
   });
 });

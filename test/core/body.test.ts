@@ -339,16 +339,20 @@ describe('rejections', () => {
       expect(patched(entry('limitSwap', rng), 18, 2)).toBe('EINVBUY');
       expect(patched(entry('limitSwap', rng), 18, 1)).toBe('none');
     });
-    it('invalid price (EBADPRICE): mantissa top bit clear or exponent > 127', () => {
-      expect(patched(entry('limitSwap', rng), 27, 0x7f)).toBe('EBADPRICE');
-      expect(patched(entry('limitSwap', rng), 29, 128)).toBe('EBADPRICE');
+    it('a limit that is no price parses: the reference reads any 3 bytes (dex/limit.ts)', () => {
+      expect(patched(entry('limitSwap', rng), 27, 0x7f)).toBe('none');
+      expect(patched(entry('limitSwap', rng), 29, 128)).toBe('none');
     });
     it('cancel height not a multiple of 32 (ENOPINHEIGHT)', () => {
       expect(patched(entry('cancelation', rng), 21, 0x21)).toBe('ENOPINHEIGHT');
     });
-    it('precision above 18 (ETOKENDECIMALS) and bad names (EASSETNAME)', () => {
-      expect(patched(entry('assetCreation', rng), 26, 19)).toBe('ETOKENDECIMALS');
-      expect(patched(entry('assetCreation', rng), 26, 18)).toBe('none');
+    it('precision above 18 (EBADASSETDECIMALS), a supply below one unit (EINV_SUPPLY), bad names (EASSETNAME)', () => {
+      const e = { ...entry('assetCreation', rng), supply: 10n ** 18n };
+      expect(patched(e, 26, 19)).toBe('EBADASSETDECIMALS');
+      expect(patched(e, 26, 18)).toBe('none');
+      expect(patched({ ...e, supply: 10n ** 18n - 1n }, 26, 18)).toBe('EINV_SUPPLY');
+      expect(patched({ ...e, supply: 99n }, 26, 2)).toBe('EINV_SUPPLY');
+      expect(patched({ ...e, supply: 100n }, 26, 2)).toBe('none');
       expect(patched(entry('assetCreation', rng), 27, 0x2d)).toBe('EASSETNAME');
       expect(patched(entry('assetCreation', rng), 27, 0)).toBe('EASSETNAME');
     });

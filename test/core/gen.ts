@@ -47,7 +47,11 @@ export function entry<K extends EntryKind>(kind: K, rng: Rng): EntryOf<K> {
     liquidityDeposit: { quote: amount, base: rng.u64() },
     liquidityWithdrawal: { shares: amount },
     cancelation: { cancelHeight: 32 * rng.int(1000), cancelNonceId: rng.u32() },
-    assetCreation: { supply: rng.u64(), precision: rng.int(19), name: assetNameBytes(['TOK', 'A', 'ZZ9', 'abcde'][rng.int(4)]) },
+    assetCreation: ((supply: bigint, precision: number) => ({
+      // a supply of at least one whole unit (EINV_SUPPLY otherwise)
+      supply: supply < 10n ** BigInt(precision) ? supply + 10n ** BigInt(precision) : supply, precision,
+      name: assetNameBytes(['TOK', 'A', 'ZZ9', 'abcde'][rng.int(4)]),
+    }))(rng.u64(), rng.int(19)),
   };
   return { kind, ...h, ...fields[kind] } as EntryOf<K>;
 }

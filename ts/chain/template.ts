@@ -47,6 +47,24 @@ function templateVersion(chain: ChainReadState, height: number): number {
   return requiredHeaderVersion(chain.params, height) ?? 1;
 }
 
+/** The body entry of a pending transaction, with its relative pin and its recipient's account id. */
+export function bodyEntry(tx: PendingTx, relativePin: number, toId: bigint | null): SignedEntry {
+  const head: SignedHead = {
+    originId: tx.originId, pinNonce: { nonceId: tx.nonceId, relativePin, reserved: new Uint8Array(3) },
+    feeCode: tx.feeCode, signature: tx.signature,
+  };
+  const p = tx.payload;
+  switch (p.type) {
+    case 'coinTransfer': return { kind: 'coinTransfer', ...head, toId: toId!, amount: p.amount };
+    case 'tokenTransfer': return { kind: p.isLiquidity ? 'shareTransfer' : 'assetTransfer', ...head, toId: toId!, amount: p.amount };
+    case 'limitSwap': return { kind: 'limitSwap', ...head, buy: p.isBuy, amount: p.amount, limit: p.limit };
+    case 'liquidityDeposit': return { kind: 'liquidityDeposit', ...head, base: p.base, quote: p.quote };
+    case 'liquidityWithdrawal': return { kind: 'liquidityWithdrawal', ...head, shares: p.shares };
+    case 'cancelation': return { kind: 'cancelation', ...head, cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId };
+    case 'assetCreation': return { kind: 'assetCreation', ...head, supply: p.supply, precision: p.precision, name: p.name };
+  }
+}
+
 /** Turns pending transactions into a body for `height` (ids resolved, new addresses listed). */
 class BodyAssembler {
   readonly newAddresses: Uint8Array[] = [];
@@ -82,22 +100,9 @@ class BodyAssembler {
     if (k === null) return false;
     const p = tx.payload;
     if (this.layout !== 'V4' && p.type !== 'coinTransfer') return false;
-    const head: SignedHead = {
-      originId: tx.originId, pinNonce: { nonceId: tx.nonceId, relativePin: k, reserved: new Uint8Array(3) },
-      feeCode: tx.feeCode, signature: tx.signature,
-    };
     const to = 'toAddress' in p ? await this.idOf(p.toAddress) : null;
     const section = tx.assetId !== undefined ? this.sections.get(tx.assetId) : undefined;
-    let entry: SignedEntry;
-    switch (p.type) {
-      case 'coinTransfer': entry = { kind: 'coinTransfer', ...head, toId: to!.id, amount: p.amount }; break;
-      case 'tokenTransfer': entry = { kind: p.isLiquidity ? 'shareTransfer' : 'assetTransfer', ...head, toId: to!.id, amount: p.amount }; break;
-      case 'limitSwap': entry = { kind: 'limitSwap', ...head, buy: p.isBuy, amount: p.amount, limit: p.limit }; break;
-      case 'liquidityDeposit': entry = { kind: 'liquidityDeposit', ...head, base: p.base, quote: p.quote }; break;
-      case 'liquidityWithdrawal': entry = { kind: 'liquidityWithdrawal', ...head, shares: p.shares }; break;
-      case 'cancelation': entry = { kind: 'cancelation', ...head, cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId }; break;
-      case 'assetCreation': entry = { kind: 'assetCreation', ...head, supply: p.supply, precision: p.precision, name: p.name }; break;
-    }
+    const entry = bodyEntry(tx, k, to?.id ?? null);
     const bytes = ENTRY_SIZE[entry.kind] + (to?.isNew ? 20 : 0) + (tx.assetId !== undefined && !section ? 8 + 7 : 0);
     if (this.size + bytes > MAX_BODY_SIZE) return false;
     this.size += bytes;

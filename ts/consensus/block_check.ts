@@ -85,7 +85,7 @@ export function checkEntryRules(p: NetworkParams, height: number, body: Body): v
         if (e.cancelHeight === entryPinHeight(e, height) && e.cancelNonceId === e.pinNonce.nonceId) fail('ECANCELSELF');
         break;
       case 'assetCreation':
-        break; // supply 0 fails later through the new-balance rule (exchange.md §2.1 rule 4)
+        break; // supply and precision are checked at parse (core/entry.ts)
     }
   }
 }
@@ -98,27 +98,32 @@ export interface BlockTransactionIds {
 }
 
 /**
- * The block's transaction ids (§7.6). Within a block every id, including each canceled id, may
- * occur once (ENONCE); the caller checks `ids` against the tx-id cache (canceled ids may be in it).
+ * The block's transaction ids (§7.6), claimed in the reference's processing order: each
+ * cancelation claims its own id, then marks the id it cancels as used without a check; then every
+ * other entry claims its id. Claiming a used id is ENONCE, so nothing may carry an id an earlier
+ * cancelation canceled, while canceling an id twice, or one an earlier cancelation carries, is
+ * accepted (block_applier.cpp:1216–1239 inserts canceled ids into a set, ignoring repeats).
+ * The caller checks `ids` against the tx-id cache (canceled ids may be in it).
  */
 export function blockTransactionIds(height: number, body: Body): BlockTransactionIds {
-  const seen = new Set<string>();
-  const add = (id: TransactionId): TransactionId => {
+  const used = new Set<string>();
+  const claim = (id: TransactionId): TransactionId => {
     const key = transactionIdKey(id);
-    if (seen.has(key)) fail('ENONCE', `duplicate transaction id ${key}`);
-    seen.add(key);
+    if (used.has(key)) fail('ENONCE', `duplicate transaction id ${key}`);
+    used.add(key);
     return id;
   };
-  // cancelations come first, so a canceled id collides with any later entry that has it
   const canceled: TransactionId[] = [];
   for (const c of body.cancelations) {
-    add(entryTransactionId(c, height));
-    canceled.push(add(canceledTransactionId(c)));
+    claim(entryTransactionId(c, height));
+    const target = canceledTransactionId(c);
+    used.add(transactionIdKey(target));
+    canceled.push(target);
   }
   const ids: TransactionId[] = [];
   for (const { entry } of signedEntries(body)) {
     if (entry.kind === 'cancelation') ids.push(entryTransactionId(entry, height));
-    else ids.push(add(entryTransactionId(entry, height)));
+    else ids.push(claim(entryTransactionId(entry, height)));
   }
   return { ids, canceled };
 }

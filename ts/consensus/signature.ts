@@ -21,11 +21,14 @@ export function verifySignature(digest32: Uint8Array, sig65: Uint8Array, address
 /**
  * Verifies a body entry of block `height`: its signed hash needs the pinned block's hash, the
  * recipient's address and the section's asset hash (where the type has them); returns the txHash.
+ * As the reference's block application: no key recovers, ECORRUPTEDSIG (crypto.cpp:66); another
+ * signer, EINVSIG (signature_verification.hpp:28).
  */
 export function verifyEntrySignature(
   entry: SignedEntry, height: number, pinHash: Uint8Array, originAddress: Uint8Array, ctx: EntryContext,
 ): Uint8Array {
   const hash = entryTxHash(entry, height, pinHash, ctx);
-  verifySignature(hash, entry.signature, originAddress);
+  const signer = recoverSignerAddress(hash, entry.signature) ?? fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
+  if (!equalBytes(signer, originAddress)) fail('EINVSIG', 'signature does not recover to the origin address');
   return hash;
 }

@@ -1,6 +1,5 @@
 // Signed body entries (consensus.md §6.5): originAccountId u64 ‖ PinNonce (8) ‖ compact fee u16 ‖
 // type-specific fields ‖ signature (65). Orders use L's 3-byte price (95 bytes, §6.4/§7.5).
-import { priceFromBytes } from '../kernel/price.js';
 import { fail } from './errors.js';
 import { Reader, Writer } from './bytes.js';
 import { Annotator } from './annotation.js';
@@ -79,8 +78,8 @@ function readFields(kind: EntryKind, r: Reader, a: Annotator): Record<string, un
       const flag = a.mark('buy', () => r.u8());
       if (flag > 1) fail('EINVBUY', `buy flag ${flag}`);
       const amount = u64('amount');
+      // Any 3 bytes: the reference reads the limit without a check (price.cpp:4; dex/limit.ts).
       const limit = a.mark('limitPrice', () => r.bytes(LIMIT_PRICE_BYTES));
-      if (!priceFromBytes(limit)) fail('EBADPRICE'); // exchange.md §4.1: invalid prices are refused
       return { buy: flag === 1, amount, limit };
     }
     case 'liquidityDeposit':
@@ -95,7 +94,9 @@ function readFields(kind: EntryKind, r: Reader, a: Annotator): Record<string, un
     case 'assetCreation': {
       const supply = u64('supply');
       const precision = a.mark('precision', () => r.u8());
-      if (precision > MAX_PRECISION) fail('ETOKENDECIMALS', `precision ${precision}`);
+      if (precision > MAX_PRECISION) fail('EBADASSETDECIMALS', `precision ${precision}`);
+      // The supply is at least one whole unit (funds.cpp:98–106, AssetSupply).
+      if (supply < 10n ** BigInt(precision)) fail('EINV_SUPPLY', `supply ${supply} is less than one unit at precision ${precision}`);
       const name = a.mark('name', () => r.bytes(ASSET_NAME_BYTES));
       if (assetNameOf(name) === null) fail('EASSETNAME');
       return { supply, precision, name };

@@ -39,7 +39,7 @@ export async function admit(mempool: Mempool, chain: ChainTip, state: KeyReader,
   if ((p.type === 'tokenTransfer' || p.type === 'limitSwap') && p.amount === 0n) fail('EZEROAMOUNT');
   if (p.type === 'liquidityWithdrawal' && p.shares === 0n) fail('EZEROAMOUNT');
   if (p.type === 'liquidityDeposit' && p.base === 0n && p.quote === 0n) fail('EZEROBASEQUOTE');
-  if (p.type === 'assetCreation' && p.supply === 0n) fail('EINV_SUPPLY', 'the supply must be positive');
+  if (p.type === 'assetCreation' && p.supply < 10n ** BigInt(p.precision)) fail('EINV_SUPPLY', 'the supply must be at least one whole unit (10^decimals smallest units)');
   if (p.type === 'cancelation') {
     if (p.cancelHeight > req.pinHeight) fail('ECANCELFUTURE', 'cancelHeight is above the pinHeight');
     if (p.cancelHeight === req.pinHeight && p.cancelNonceId === req.nonceId) fail('ECANCELSELF');

@@ -19,20 +19,21 @@ import { feeE8OfCode, rewardHash, type TransactionId } from '../core/transaction
 import { verifyEntrySignature } from '../consensus/signature.js';
 import { sha256 } from '../kernel/hash.js';
 import { poolDeposit, poolWithdraw } from '../kernel/pool.js';
-import { priceFromBytes } from '../kernel/price.js';
-import { buildBook, type Order } from '../dex/book.js';
+import type { PoolState } from '../kernel/pool.js';
+import { loadBook, type LoadableOrder } from '../dex/lazy_book.js';
+import { rawLimit, storedLimit } from '../dex/limit.js';
 import { matchBook } from '../dex/matching.js';
 import type { Db } from '../store/database.js';
 import { u64Value } from '../store/keys.js';
 import { addAsset, assetById, type Asset } from './assets.js';
 import { addHistoryEntry, encodeMatch, type HistoryKind } from './history.js';
 import {
-  accountIdOf, addAccount, addressOf, balanceOf, hasBalanceRow, nextHistoryId, nextStateId, setBalance,
-  setNextHistoryId, setNextStateId,
+  accountIdOf, addAccount, addressOf, balanceOf, dbReader, hasBalanceRow, nextHistoryId, nextStateId, setBalance,
+  setNextHistoryId, setNextStateId, type KeyReader,
 } from './ledger.js';
 import { addOrder, bookOrderIds, orderById, orderByTxId, removeOrder, updateOrder, type OpenOrder } from './orders.js';
 import type { StateOverlay } from './overlay.js';
-import { poolOf, setPool } from './pools.js';
+import { hasPool, poolOf, setPool } from './pools.js';
 import { COIN_TOKEN_ID, assetTokenId, liquidityTokenId } from './tokens.js';
 import { addTrade } from './trades.js';
 import { addTxId, hasTxId, pruneTxIds } from './txids.js';
@@ -65,12 +66,16 @@ const u64 = (v: bigint) => u64Value(v);
 class BlockApplier {
   private readonly flows = new Map<string, Flow>();
   private historyId = 0n;
-  /** Orders created by this block, per asset (the committed book does not have them yet). */
-  private readonly newOrders = new Map<bigint, bigint[]>();
   private firstStateId = 0n;
   private newAccounts = 0n;
+  /** The state before the block: the reference reads orders and pools from it (see match()). */
+  private readonly before: KeyReader;
+  /** Orders canceled by this block: matching skips them (block_applier.cpp:189). */
+  private readonly canceledOrders = new Set<bigint>();
 
-  constructor(private readonly db: Db, private readonly s: StateOverlay, private readonly b: BlockToApply) {}
+  constructor(private readonly db: Db, private readonly s: StateOverlay, private readonly b: BlockToApply) {
+    this.before = dbReader(db);
+  }
 
   private flow(account: bigint, token: bigint): Flow {
     const k = `${account}:${token}`;
@@ -87,11 +92,12 @@ class BlockApplier {
 
   private readonly addresses = new Map<bigint, Uint8Array>();
 
+  /** An id at or above the block's new accounts is EIDPOLICY; one that names no account, EACCIDNOTFOUND (as the reference). */
   private async addressOfId(id: bigint): Promise<Uint8Array> {
     let a = this.addresses.get(id);
     if (a) return a;
-    if (id >= this.firstStateId + this.newAccounts) fail('EIDNOTREFERENCED', `account id ${id}`);
-    a = (await addressOf(this.s, id)) ?? fail('EIDNOTREFERENCED', `account id ${id}`);
+    if (id >= this.firstStateId + this.newAccounts) fail('EIDPOLICY', `account id ${id} is not yet assigned`);
+    a = (await addressOf(this.s, id)) ?? fail('EACCIDNOTFOUND', `account id ${id}`);
     this.addresses.set(id, a);
     return a;
   }
@@ -103,12 +109,12 @@ class BlockApplier {
   }
 
   /**
-   * The checks every signed entry passes: an existing (not new) signer, an unused transaction id,
-   * a signature that recovers to the signer's address; then its id is used and its fee charged.
+   * The checks every signed entry passes: a known signer, an unused transaction id, a signature
+   * that recovers to the signer's address; then its id is used and its fee charged. A new account
+   * may sign, but the fee (at least 1 E8) is then a debit on a new row: EBALANCE (applyFlows).
    */
   private async signed(e: SignedEntry, ctx: EntryContext): Promise<{ hash: Uint8Array; id: TransactionId }> {
     const h = this.b.height;
-    if (this.isNew(e.originId)) fail('EADDRPOLICY', `new account ${e.originId} cannot sign in its first block`);
     const origin = await this.addressOfId(e.originId);
     const id = entryTransactionId(e, h);
     if (await hasTxId(this.s, id)) fail('ENONCE', `transaction ${id.accountId}/${id.pinHeight}/${id.nonceId} was mined before`);
@@ -172,19 +178,33 @@ class BlockApplier {
     await this.history('reward', rewardHash(address, amount, this.b.height), concatBytes(u64(toId), u64(amount)), [toId]);
   }
 
-  /** exchange.md §5.4: the target id becomes used; an open order with it leaves the book, unlocked. */
+  /**
+   * exchange.md §5.4: the target id becomes used; an open order with it leaves the book, unlocked.
+   * The order is looked up in the state before the block, as the reference does (block_applier.cpp:1223):
+   * a second cancelation of the same order in the block finds it again and unlocks its remaining
+   * again. Reading its stored limit aborts the reference when the limit is no valid price.
+   */
   private async cancelation(c: Extract<SignedEntry, { kind: 'cancelation' }>): Promise<void> {
     const { hash } = await this.signed(c, {});
     const target = canceledTransactionId(c);
     await this.useTxId(target);
-    const order = await orderByTxId(this.s, target);
+    const order = await orderByTxId(this.before, target);
     if (order) {
+      storedLimit(order.limit);
+      this.canceledOrders.add(order.id);
       await removeOrder(this.s, order);
       this.unlock(order.accountId, spendToken(order), order.amount - order.filled);
     }
     await this.history('cancelation', hash, concatBytes(u64(order?.id ?? 0n), entryBytes(c)), [c.originId]);
   }
 
+  /**
+   * One token section, as the reference processes it (block_applier.cpp:1144–1161): transfers, new
+   * orders and their match, deposits, withdrawals. The section reads the pool and the stored
+   * orders as they were before the block, and only its own new orders: a block may carry several
+   * sections of one asset (nothing forbids it), and each then starts from the state before the
+   * block; the writes land in section order (see writePool, fill).
+   */
   private async tokenSection(section: TokenSection): Promise<void> {
     const asset = (await assetById(this.s, section.assetId)) ?? fail('EASSETIDNOTFOUND', `token section for unknown asset ${section.assetId}`);
     const ctx = { assetHash: asset.hash };
@@ -197,27 +217,30 @@ class BlockApplier {
       const isLiquidity = Uint8Array.of(t.kind === 'shareTransfer' ? 1 : 0);
       await this.history('tokenTransfer', hash, concatBytes(u64(asset.id), isLiquidity, entryBytes(t)), [t.originId, t.toId]);
     }
+    // The pool is read on first use in the section (the reference's AssetHandle::get_pool).
+    let pool: PoolState | null = null;
+    const sectionPool = async () => (pool ??= await poolOf(this.before, asset.id));
+    const newOrders: OpenOrder[] = [];
     for (const o of section.limitSwaps) {
-      if (!priceFromBytes(o.limit)) fail('EBADPRICE');
       const { hash, id } = await this.signed(o, ctx);
-      const orderId = this.historyId;
       const order: OpenOrder = {
-        id: orderId, accountId: o.originId, assetId: asset.id, isBuy: o.buy, amount: o.amount, filled: 0n,
+        id: this.historyId, accountId: o.originId, assetId: asset.id, isBuy: o.buy, amount: o.amount, filled: 0n,
         limit: o.limit, pinHeight: id.pinHeight, nonceId: id.nonceId, txHash: hash, height: this.b.height,
       };
       this.lock(o.originId, spendToken(order), o.amount);
       await addOrder(this.s, order);
-      this.newOrders.set(asset.id, [...(this.newOrders.get(asset.id) ?? []), orderId]);
+      newOrders.push(order);
       await this.history('limitSwap', hash, concatBytes(u64(asset.id), entryBytes(o)), [o.originId]);
     }
     // §7.2: the match runs once per section with at least one new order.
-    if (section.limitSwaps.length > 0) await this.match(asset);
+    if (newOrders.length > 0) pool = await this.match(asset, await sectionPool(), newOrders);
     for (const d of section.liquidityDeposits) {
       const { hash } = await this.signed(d, ctx);
-      const pool = await poolOf(this.s, asset.id);
-      const r = poolDeposit(pool, d.base, d.quote) ?? fail('EBALANCE', 'the deposit does not fit this pool');
-      if (r.minted === 0n) fail('EZEROAMOUNT', 'the deposit mints 0 shares'); // exchange.md §6.3 proposal
-      await setPool(this.s, asset.id, r.after);
+      // A reserve overflow trips an assertion in the reference (pool.hpp:111): it exits.
+      const r = poolDeposit(await sectionPool(), d.base, d.quote) ?? fail('EREFABORT', 'the deposit overflows the pool');
+      // Minting 0 shares is valid (block_applier.cpp:1359): the credit of 0 then needs an existing
+      // liquidity row, else the new-row rule refuses the block (EIDNOTREFERENCED).
+      pool = r.after;
       this.debit(d.originId, COIN_TOKEN_ID, d.quote);
       this.debit(d.originId, assetTokenId(asset.id), d.base);
       this.credit(d.originId, liquidityTokenId(asset.id), r.minted);
@@ -225,48 +248,65 @@ class BlockApplier {
     }
     for (const w of section.liquidityWithdrawals) {
       const { hash } = await this.signed(w, ctx);
-      const pool = await poolOf(this.s, asset.id);
-      if (w.shares > pool.shares) fail('EPOOLREDEEM', `${w.shares} > ${pool.shares} shares`);
-      const r = poolWithdraw(pool, w.shares) ?? fail('EPOOLREDEEM');
-      await setPool(this.s, asset.id, r.after);
+      const r = poolWithdraw(await sectionPool(), w.shares) ?? fail('EPOOLREDEEM', `${w.shares} shares of a pool that issued ${pool!.shares}`);
+      pool = r.after;
       this.debit(w.originId, liquidityTokenId(asset.id), w.shares);
       this.credit(w.originId, assetTokenId(asset.id), r.base);
       this.credit(w.originId, COIN_TOKEN_ID, r.quote);
       await this.history('liquidityWithdrawal', hash, concatBytes(u64(asset.id), u64(r.base), u64(r.quote), entryBytes(w)), [w.originId]);
     }
+    if (pool !== null) await this.writePool(asset.id, pool);
   }
 
-  /** exchange.md §8: clears the asset's whole book against its pool and settles the fills. */
-  private async match(asset: Asset): Promise<void> {
-    const ids = new Set([...(await bookOrderIds(this.db, asset.id)), ...(this.newOrders.get(asset.id) ?? [])]);
-    const open = new Map<bigint, OpenOrder>();
-    const orders: Order[] = [];
-    for (const id of [...ids].sort((a, b) => (a < b ? -1 : 1))) {
-      const o = await orderById(this.s, id); // null when canceled or filled earlier in this block
-      const limit = o && priceFromBytes(o.limit);
-      if (!o || !limit) continue;
-      open.set(id, o);
-      orders.push({ id, isBuy: o.isBuy, limit, remaining: o.amount - o.filled });
+  /**
+   * Writes a section's pool as the reference's effects do (block_applier.cpp:1154–1159): a pool
+   * that did not exist before the block is inserted when non-zero, which fails (the reference
+   * exits) if an earlier section inserted it already; otherwise the row is updated if it exists.
+   */
+  private async writePool(assetId: bigint, pool: PoolState): Promise<void> {
+    const nonZero = pool.base !== 0n || pool.quote !== 0n || pool.shares !== 0n;
+    if (!(await hasPool(this.before, assetId)) && nonZero) {
+      if (await hasPool(this.s, assetId)) fail('EREFABORT', `a second section inserts the pool of asset ${assetId}`);
+      await setPool(this.s, assetId, pool);
+    } else if (await hasPool(this.s, assetId)) {
+      await setPool(this.s, assetId, pool);
     }
-    const pool = await poolOf(this.s, asset.id);
-    const m = matchBook(pool, buildBook(orders));
+  }
+
+  /**
+   * exchange.md §8: matches the section's new orders with the stored book (as before the block,
+   * without the orders it canceled) and the pool, loading orders as the reference does
+   * (lazy_book.ts), and settles the fills. Returns the pool after the match.
+   */
+  private async match(asset: Asset, pool: PoolState, newOrders: OpenOrder[]): Promise<PoolState> {
+    const open = new Map<bigint, OpenOrder>();
+    const sides = { sells: { stored: [] as LoadableOrder[], fresh: [] as LoadableOrder[] }, buys: { stored: [] as LoadableOrder[], fresh: [] as LoadableOrder[] } };
+    const add = (o: OpenOrder, stored: boolean) => {
+      open.set(o.id, o);
+      const side = o.isBuy ? sides.buys : sides.sells;
+      (stored ? side.stored : side.fresh).push({ id: o.id, limit: rawLimit(o.limit), amount: o.amount, filled: o.filled });
+    };
+    for (const id of await bookOrderIds(this.db, asset.id)) add((await orderById(this.before, id))!, true);
+    for (const o of newOrders) add(o, false);
+    const book = loadBook(pool, sides.sells, sides.buys, this.canceledOrders);
+    const m = matchBook(pool, book);
     const asTok = assetTokenId(asset.id);
     for (const sw of m.buySwaps) {
       const o = open.get(sw.id)!;
       this.debit(o.accountId, COIN_TOKEN_ID, sw.quote);
       this.unlock(o.accountId, COIN_TOKEN_ID, sw.quote);
       this.credit(o.accountId, asTok, sw.base);
-      await updateOrder(this.s, { ...o, filled: o.filled + sw.quote });
+      await this.fill(o, sw.quote);
     }
     for (const sw of m.sellSwaps) {
       const o = open.get(sw.id)!;
       this.debit(o.accountId, asTok, sw.base);
       this.unlock(o.accountId, asTok, sw.base);
       this.credit(o.accountId, COIN_TOKEN_ID, sw.quote);
-      await updateOrder(this.s, { ...o, filled: o.filled + sw.base });
+      await this.fill(o, sw.base);
     }
-    await setPool(this.s, asset.id, { base: m.poolAfter.base, quote: m.poolAfter.quote, shares: pool.shares });
-    if (!m.recorded) return;
+    const after: PoolState = { base: m.poolAfter.base, quote: m.poolAfter.quote, shares: pool.shares };
+    if (!m.recorded) return after;
     const record = {
       assetId: asset.id, poolBefore: m.poolBefore, poolAfter: m.poolAfter,
       buySwaps: m.buySwaps.map((s) => ({ historyId: s.id, base: s.base, quote: s.quote })),
@@ -277,6 +317,18 @@ class BlockApplier {
     await this.history('match', hash, encodeMatch(record), accounts);
     const trade = tradeTotals(record, asset.decimals);
     if (trade.base !== 0 && trade.quote !== 0) await addTrade(this.s, asset.id, { height: this.b.height, timestamp: this.b.timestamp, ...trade });
+    return after;
+  }
+
+  /**
+   * Records a fill of `paid` on `o` (its filled amount as the match read it) as the reference's
+   * database statements do: a complete order is deleted; otherwise the fill state is set, which
+   * changes nothing if an earlier section or cancelation deleted the order.
+   */
+  private async fill(o: OpenOrder, paid: bigint): Promise<void> {
+    const filled = o.filled + paid;
+    if (filled >= o.amount) await removeOrder(this.s, o);
+    else if (await orderById(this.s, o.id)) await updateOrder(this.s, { ...o, filled });
   }
 
   private async assetCreation(c: Extract<SignedEntry, { kind: 'assetCreation' }>, assetId: bigint): Promise<void> {
@@ -290,40 +342,48 @@ class BlockApplier {
   }
 
   /**
-   * Applies the summed flows (§3.3): existing rows must stay within 0 ≤ locked ≤ total < 2^64; a new
-   * row needs a positive credit and no debit or lock (N1). New rows draw state ids in the order of
-   * exchange.md §2.4 (existing accounts, then new ones; a new account's coin row reuses its id).
-   * Every new account must have received something. Returns the next state id.
+   * Applies the summed flows (§3.3) as the reference's process_balances (block_applier.cpp:977–1078):
+   * accounts in id order (the existing ones, then the new ones), each account's tokens in id order.
+   * A new row needs a positive credit (else EIDNOTREFERENCED) and no debit or lock (else EBALANCE);
+   * an existing row must stay within 0 ≤ locked ≤ total < 2^64 (else EBALANCE, for every token); a
+   * new account must receive something (else EIDPOLICY). New rows draw state ids in the order of
+   * exchange.md §2.4 (a new account's coin row reuses its id). Returns the next state id.
    */
   private async applyFlows(nextId: bigint): Promise<bigint> {
-    const newRows: Flow[] = [];
-    for (const f of this.flows.values()) {
-      if (!(await hasBalanceRow(this.s, f.account, f.token))) {
-        if (f.plus === 0n || f.minus !== 0n || f.lockPlus !== 0n || f.lockMinus !== 0n) {
-          fail(f.token === COIN_TOKEN_ID ? 'EBALANCE' : 'ETOKBALANCE', `account ${f.account} cannot spend or lock token ${f.token} it receives in this block`);
-        }
+    const flows = [...this.flows.values()].sort((a, b) => (a.account !== b.account ? cmp(a.account, b.account) : cmp(a.token, b.token)));
+    let drawing = 0n;
+    const referred = new Set<bigint>();
+    const checkReferred = (upTo: bigint) => {
+      // new accounts below `upTo` whose flows are all processed must have received something
+      for (let id = this.firstStateId; id < upTo && id < this.firstStateId + this.newAccounts; id++) {
+        if (!referred.has(id)) fail('EIDPOLICY', `new account ${id} receives nothing`);
+      }
+    };
+    for (const f of flows) {
+      checkReferred(f.account);
+      if (this.isNew(f.account) || !(await hasBalanceRow(this.s, f.account, f.token))) {
+        if (f.plus === 0n) fail('EIDNOTREFERENCED', `account ${f.account} token ${f.token}: a new balance row without a credit`);
+        if (f.minus !== 0n || f.lockPlus !== 0n || f.lockMinus !== 0n) fail('EBALANCE', `account ${f.account} cannot spend or lock token ${f.token} it receives in this block`);
         if (f.plus > U64_MAX) fail('EBALANCE', 'balance overflows');
-        newRows.push(f);
+        referred.add(f.account);
         await setBalance(this.s, f.account, f.token, { total: f.plus, locked: 0n });
+        if (!(this.isNew(f.account) && f.token === COIN_TOKEN_ID)) drawing++;
         continue;
       }
       const old = await balanceOf(this.s, f.account, f.token);
       const total = old.total + f.plus - f.minus;
       const locked = old.locked + f.lockPlus - f.lockMinus;
-      const short = f.token === COIN_TOKEN_ID ? 'EBALANCE' : 'ETOKBALANCE';
-      if (total < 0n || locked < 0n || locked > total) fail(short, `account ${f.account} token ${f.token}: total ${total}, locked ${locked}`);
-      if (total > U64_MAX || old.total + f.plus > U64_MAX || old.locked + f.lockPlus > U64_MAX) fail(short, 'balance overflows');
+      if (total < 0n || locked < 0n || locked > total) fail('EBALANCE', `account ${f.account} token ${f.token}: total ${total}, locked ${locked}`);
+      if (old.total + f.plus > U64_MAX || old.locked + f.lockPlus > U64_MAX) fail('EBALANCE', 'balance overflows');
       await setBalance(this.s, f.account, f.token, { total, locked });
     }
-    for (let i = 0n; i < this.newAccounts; i++) {
-      const id = this.firstStateId + i;
-      if (!newRows.some((f) => f.account === id)) fail('EADDRPOLICY', `new account ${id} receives nothing`);
-    }
+    checkReferred(this.firstStateId + this.newAccounts);
     // Only the number of ids drawn matters: rows do not store theirs.
-    const drawing = newRows.filter((f) => !(this.isNew(f.account) && f.token === COIN_TOKEN_ID));
-    return nextId + BigInt(drawing.length);
+    return nextId + drawing;
   }
 }
+
+const cmp = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Buys spend coin, sells spend the asset (exchange.md §3.1). */
 function spendToken(o: OpenOrder): bigint {

@@ -13,6 +13,11 @@ export async function poolOf(s: KeyReader, assetId: bigint): Promise<PoolState> 
   return { base: r.u64(), quote: r.u64(), shares: r.u64() };
 }
 
+/** Whether the asset's pool row exists (it is created the first time the pool is non-zero). */
+export async function hasPool(s: KeyReader, assetId: bigint): Promise<boolean> {
+  return (await s.get(poolKey(assetId))) !== undefined;
+}
+
 /** Stores the pool; the row is created the first time any of the three is non-zero. */
 export async function setPool(s: KeyWriter, assetId: bigint, p: PoolState): Promise<void> {
   const exists = (await s.get(poolKey(assetId))) !== undefined;
