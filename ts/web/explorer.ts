@@ -236,14 +236,15 @@ async function balanceParts(me: string, coin: any, hasAccount: boolean): Promise
 async function openOrderParts(me: string, hasAccount: boolean): Promise<Child[]> {
   if (!hasAccount) return [note('None.')];
   const markets: any[] = await api(`/account/${me}/open_orders`);
-  const rows = markets.flatMap((m) => orderRows(m, true));
+  const rows = markets.flatMap(orderRows);
   return rows.length ? [table(['Market', 'Side', 'Price', 'Amount', 'Filled', 'Order'], rows, { id: 'open-orders' })] : [note('No open orders.')];
 }
 
-function orderRows(m: any, withMarket: boolean): Child[][] {
+/** An account's orders in one market (MarketOrders) as rows; amounts and fills in what the order spends. */
+function orderRows(m: any): Child[][] {
   const a = m.baseAsset;
   const row = (buy: boolean) => (o: any): Child[] => [
-    ...(withMarket ? [marketLink(a)] : []), buy ? 'buy' : 'sell', amount(priceStr(o.limit, a.decimals), COIN),
+    marketLink(a), buy ? 'buy' : 'sell', amount(priceStr(o.limit, a.decimals), COIN),
     amount(amountStr(o.amount), buy ? COIN : a.name), amount(amountStr(o.filled), buy ? COIN : a.name),
     [txLink(o.txHash), o.inMempool ? el('span', { class: 'badge' }, 'pending') : null]];
   return [...m.coinToAssetSwaps.map(row(true)), ...m.assetToCoinSwaps.map(row(false))];
@@ -281,7 +282,8 @@ async function historyParts(me: string, before: string, paged: boolean, hasAccou
 // --- market -------------------------------------------------------------------------------------
 
 export async function marketView(asset: string, interval: string = '1h'): Promise<View> {
-  if (!isHash(asset) && !isUint(asset)) throw new ApiError(0, `“${asset}” is not an asset hash (64 hex characters) or an asset id`);
+  // A name (names are not unique) goes to the search, which lists the assets that carry it.
+  if (!isHash(asset) && !isUint(asset)) return { redirect: href.search(asset) };
   const [a, m] = await Promise.all([api(`/asset/lookup/${asset}`), api(`/dex/market/${asset}`)]);
   const ref = { id: a.id, name: a.name, hash: a.hash, decimals: a.decimals };
   const owner = await api(`/account/${a.ownerAccountId}/coin_balance`).then((c) => c.account?.address as string | undefined, () => undefined);

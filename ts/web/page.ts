@@ -110,7 +110,8 @@ const routesPanel = panel('routes', 'API routes', routeIndex());
 
 const searchInput = el('input', {
   id: 'search-input', type: 'search', name: 'q', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'search',
-  placeholder: 'height, block or transaction hash, address, or asset name, id or hash',
+  placeholder: 'height, hash, address or asset',
+  title: 'a block height, a block or transaction hash, an address, or an asset name, id or hash',
 }) as HTMLInputElement;
 const searchForm = el('form', { id: 'search', role: 'search' }, searchInput, el('button', { type: 'submit' }, 'Search'));
 searchForm.addEventListener('submit', (ev) => {
