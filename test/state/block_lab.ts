@@ -70,9 +70,14 @@ export class BlockLab {
     return this.mempool.add(signRequest(w.sk, payload, { pinHeight: 0, pinHash: this.chain.hashAt(0), nonceId: ++this.nonce, feeCode: FEE_CODE }));
   }
 
+  /** The time of the next block (20 s after the last one). */
+  tick(): number {
+    return (this.now += 20);
+  }
+
   /** Mines the mempool's transactions through the block template. */
   async mineMempool(to: TestWallet = this.M): Promise<StoredBlock> {
-    this.now += 20;
+    this.tick();
     const t = await this.chain.locked(() => buildTemplate(this.chain, this.db, to.address, this.now, this.mempool.pool.all()));
     return this.chain.append(t.header, t.body, { now: this.now, skipPow: true });
   }
@@ -90,18 +95,23 @@ export class BlockLab {
    * the pin to the newest pin height; `toId` names the recipient of a transfer.
    */
   async entry(w: TestWallet, payload: TransactionPayload, o: { nonceId?: number; pinHeight?: number; toId?: bigint; originId?: bigint } = {}): Promise<SignedEntry> {
-    const height = this.chain.length + 1;
-    const pinHeight = o.pinHeight ?? pinFloor(height);
+    const tx = await this.pending(w, payload, o);
+    const toId = o.toId ?? ('toAddress' in payload ? await accountIdOf(dbReader(this.db), payload.toAddress) : null);
+    return bodyEntry(tx, relativePinFor(this.chain.length + 1, tx.pinHeight)!, toId ?? null);
+  }
+
+  /** The same transaction as the mempool would hold it, without admission. */
+  async pending(w: TestWallet, payload: TransactionPayload, o: { nonceId?: number; pinHeight?: number; originId?: bigint } = {}): Promise<PendingTx> {
+    const pinHeight = o.pinHeight ?? pinFloor(this.chain.length + 1);
     const nonceId = o.nonceId ?? ++this.nonce;
     const pinHash = this.chain.hashAt(pinHeight);
     const feeE8 = fee16Decode(FEE_CODE);
     const req = signRequest(w.sk, payload, { pinHeight, pinHash, nonceId, feeCode: FEE_CODE });
-    const tx: PendingTx = {
+    const asset = 'assetHash' in payload ? await assetByHash(dbReader(this.db), payload.assetHash) : null;
+    return {
       hash: txHash({ pinHash, pinHeight, nonceId, feeE8 }, payload), payload, originId: o.originId ?? (await this.id(w)),
-      originAddress: w.address, pinHeight, pinHash, nonceId, feeCode: FEE_CODE, feeE8, signature: req.signature,
+      originAddress: w.address, pinHeight, pinHash, nonceId, feeCode: FEE_CODE, feeE8, signature: req.signature, assetId: asset?.id,
     };
-    const toId = o.toId ?? ('toAddress' in payload ? await accountIdOf(dbReader(this.db), payload.toAddress) : null);
-    return bodyEntry(tx, relativePinFor(height, pinHeight)!, toId ?? null);
   }
 
   /** A token section of TOK (or `assetId`) holding `entries`, each in its vector. */
@@ -122,7 +132,7 @@ export class BlockLab {
 
   /** Appends a block with these parts (and the subsidy to M); throws NodeError when refused. */
   async append(parts: BlockParts): Promise<StoredBlock> {
-    this.now += 20;
+    this.tick();
     const t = await this.chain.locked(() => buildTemplate(this.chain, this.db, this.M.address, this.now, []));
     const height = this.chain.length + 1;
     const template = parseBody(t.body, 'V4');

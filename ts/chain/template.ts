@@ -12,7 +12,7 @@ import {
 } from '../core/body.js';
 import { ENTRY_SIZE, type SignedEntry, type SignedHead } from '../core/entry.js';
 import { NodeError } from '../core/errors.js';
-import { serializeHeader } from '../core/header.js';
+import { parseHeader, serializeHeader } from '../core/header.js';
 import { toHex } from '../core/hex.js';
 import { relativePinFor } from '../core/pin.js';
 import { transactionIdKey } from '../core/transaction.js';
@@ -161,12 +161,8 @@ function choose(pending: PendingTx[]): PendingTx[] {
   return out;
 }
 
-/**
- * Builds the template for block length + 1 paying `miner`, from `pending` (best-paying first).
- * Call it on one consistent state: a ReadView and its database snapshot (Chain.read), or the live
- * chain between changes (Chain.locked).
- */
-export async function buildTemplate(chain: ChainReadState, db: Db, miner: Uint8Array, now: number, pending: PendingTx[] = []): Promise<BlockTemplate> {
+/** Assembles bodies for block length + 1 and tries them on the current ledger. */
+async function blockWorkshop(chain: ChainReadState, db: Db, now: number) {
   const p = chain.params;
   const height = chain.length + 1;
   const version = templateVersion(chain, height);
@@ -175,42 +171,63 @@ export async function buildTemplate(chain: ChainReadState, db: Db, miner: Uint8A
   const timestamp = Math.max(now, minimumTimestamp(ts.previous, ts.retargetFloorTimestamp));
   const target = expectedTarget(p, chain);
   const firstNewId = await nextStateId(dbReader(db));
-
-  const assemble = async (txs: PendingTx[]): Promise<Body> => {
-    const a = new BodyAssembler(db, height, firstNewId, layout);
-    const minerRef = await a.idOf(miner);
-    if (minerRef.isNew) a.addNew(miner, minerRef.id);
-    for (const tx of txs) await a.add(tx);
-    return a.body(minerRef.id, maxRewardClaim(height, a.fees));
-  };
   const header = (body: Body) => serializeHeader({
     prevHash: chain.tipHash, target, merkleRoot: bodyMerkleRoot(body, merkleNewTypeAt(p, height)), version, timestamp, nonce: 0,
   });
-  /** Whether the block would be accepted by this ledger (proof of work aside). */
-  const valid = async (body: Body): Promise<boolean> => {
-    try {
-      const bytes = serializeBody(body);
-      checkBlockBody(p, height, { prevHash: chain.tipHash, target, merkleRoot: bodyMerkleRoot(body, merkleNewTypeAt(p, height)), version, timestamp, nonce: 0 }, bytes);
-      await applyBlock(db, new StateOverlay(db), {
-        height, hash: new Uint8Array(32), timestamp, body, hashAt: (k) => chain.hashAt(k), verifySignatures: false,
-      });
-      return true;
-    } catch (e) {
-      if (e instanceof NodeError) return false;
-      throw e;
-    }
+  return {
+    height, target, header,
+    async assemble(miner: Uint8Array, txs: PendingTx[]): Promise<Body> {
+      const a = new BodyAssembler(db, height, firstNewId, layout);
+      const minerRef = await a.idOf(miner);
+      if (minerRef.isNew) a.addNew(miner, minerRef.id);
+      for (const tx of txs) await a.add(tx);
+      return a.body(minerRef.id, maxRewardClaim(height, a.fees));
+    },
+    /** Why this ledger would refuse the block (proof of work aside), or null if it accepts it. */
+    async refusal(body: Body): Promise<NodeError | null> {
+      try {
+        checkBlockBody(p, height, parseHeader(header(body)), serializeBody(body));
+        await applyBlock(db, new StateOverlay(db), {
+          height, hash: new Uint8Array(32), timestamp, body, hashAt: (k) => chain.hashAt(k), verifySignatures: false,
+        });
+        return null;
+      } catch (e) {
+        if (e instanceof NodeError) return e;
+        throw e;
+      }
+    },
   };
+}
 
+/**
+ * Builds the template for block length + 1 paying `miner`, from `pending` (best-paying first).
+ * Call it on one consistent state: a ReadView and its database snapshot (Chain.read), or the live
+ * chain between changes (Chain.locked).
+ */
+export async function buildTemplate(chain: ChainReadState, db: Db, miner: Uint8Array, now: number, pending: PendingTx[] = []): Promise<BlockTemplate> {
+  const w = await blockWorkshop(chain, db, now);
   const candidates = choose(pending);
-  let body = await assemble(candidates);
-  if (candidates.length > 0 && !(await valid(body))) {
+  let body = await w.assemble(miner, candidates);
+  if (candidates.length > 0 && (await w.refusal(body))) {
     // Keep each transaction only if the block stays valid with it (rare: only exchange hazards fail).
     const kept: PendingTx[] = [];
-    for (const tx of candidates) if (await valid(await assemble([...kept, tx]))) kept.push(tx);
-    body = await assemble(kept);
+    for (const tx of candidates) if (!(await w.refusal(await w.assemble(miner, [...kept, tx])))) kept.push(tx);
+    body = await w.assemble(miner, kept);
   }
   return {
-    height, header: header(body), body: serializeBody(body), merklePrefix: bodyMerklePrefix(body),
-    blockReward: body.reward.amount, difficulty: targetDifficulty(targetAt(p, height, target)),
+    height: w.height, header: w.header(body), body: serializeBody(body), merklePrefix: bodyMerklePrefix(body),
+    blockReward: body.reward.amount, difficulty: targetDifficulty(targetAt(chain.params, w.height, w.target)),
   };
+}
+
+/** Nobody's address: the reward of a trial block goes to a new account, apart from the accounts tried. */
+const TRIAL_MINER = new Uint8Array(20);
+
+/**
+ * Why the next block would be refused if it held `tx` alone (the mempool asks before admitting a
+ * transaction whose block may fail on the exchange's own rules), or null.
+ */
+export async function soleTransactionRefusal(chain: ChainReadState, db: Db, tx: PendingTx, now: number): Promise<NodeError | null> {
+  const w = await blockWorkshop(chain, db, now);
+  return w.refusal(await w.assemble(TRIAL_MINER, [tx]));
 }

@@ -31,8 +31,14 @@ export async function freeBalances(state: KeyReader, accountId: bigint, tokens: 
   return out;
 }
 
-/** Checks `req` against the chain and inserts it; returns the admitted transaction. */
-export async function admit(mempool: Mempool, chain: ChainTip, state: KeyReader, minFeeCode: number, req: SignedRequest): Promise<PendingTx> {
+/**
+ * Checks `req` against the chain and inserts it; returns the admitted transaction. `vet` sees the
+ * transaction after every other check, before anything changes, and may refuse it by throwing.
+ */
+export async function admit(
+  mempool: Mempool, chain: ChainTip, state: KeyReader, minFeeCode: number, req: SignedRequest,
+  vet?: (tx: PendingTx) => Promise<void>,
+): Promise<PendingTx> {
   if (!isMempoolPinHeight(chain.length, req.pinHeight)) fail('EPINHEIGHT', `pinHeight ${req.pinHeight} is outside the window of a chain of ${chain.length} blocks`);
   const p = req.payload;
   // Body-level rules a block would enforce (exchange.md §2.1, §3.2, §5.1, §5.4, §6.3, §6.4).
@@ -59,6 +65,7 @@ export async function admit(mempool: Mempool, chain: ChainTip, state: KeyReader,
     feeCode: req.feeCode, feeE8: req.feeE8, signature: req.signature, assetId,
   };
   const free = await freeBalances(state, originId, [...reservations(tx).keys()]);
+  await vet?.(tx);
   mempool.insert(tx, (token) => free.get(token) ?? 0n);
   return tx;
 }

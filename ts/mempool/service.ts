@@ -13,6 +13,8 @@ import { isMempoolPinHeight } from '../core/pin.js';
 import { feeE8OfCode, transactionIdKey } from '../core/transaction.js';
 import { parseBlockBody } from '../consensus/block_check.js';
 import type { Chain, StoredBlock } from '../chain/chain.js';
+import { soleTransactionRefusal } from '../chain/template.js';
+import { fail } from '../core/errors.js';
 import type { Db } from '../store/database.js';
 import { admit, freeBalances, type SignedRequest } from './admission.js';
 import type { MinFeePolicy } from './fee_policy.js';
@@ -41,10 +43,29 @@ export class MempoolService {
 
   add(req: SignedRequest): Promise<PendingTx> {
     return this.chain.locked(async () => {
-      const tx = await admit(this.pool, this.chain, this.state, this.minFeeCode, req);
+      const tx = await admit(this.pool, this.chain, this.state, this.minFeeCode, req, (t) => this.vetExchange(t));
       this.version++;
       return tx;
     });
+  }
+
+  /**
+   * Orders and deposits can make a block invalid by the exchange's own rules, which the reference's
+   * mempool does not foresee (it admits such a transaction and then refuses its own template): a
+   * credit of 0 units to an account without a row of the token (EIDNOTREFERENCED), or a match the
+   * reference cannot finish (EREFABORT). A transaction that fails so alone in the next block is
+   * refused here with the reason; block templates also leave out any that fails later.
+   */
+  private async vetExchange(tx: PendingTx): Promise<void> {
+    const p = tx.payload;
+    if (p.type !== 'limitSwap' && p.type !== 'liquidityDeposit') return;
+    const e = await soleTransactionRefusal(this.chain, this.db, tx, Math.floor(Date.now() / 1000));
+    if (e?.errorName === 'EIDNOTREFERENCED') {
+      fail('EIDNOTREFERENCED', p.type === 'limitSwap'
+        ? 'the next block would credit this buyer 0 units of the asset, and the account holds no balance of it: such a block is invalid. Hold any amount of the asset first, or buy more'
+        : 'the next block would mint 0 liquidity shares to an account that holds none: such a block is invalid. Deposit more, and both the asset and coin into an empty pool');
+    }
+    if (e?.errorName === 'EREFABORT') fail('EREFABORT', `a block with this transaction cannot be applied by reference nodes now (${e.message})`);
   }
 
   /** Sets the configured minimum (rounded up) and drops what pays less; returns how many left. */
