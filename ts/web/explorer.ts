@@ -393,7 +393,7 @@ interface Match { kind: string; href: string; label: Child; detail: Child; order
 export async function findAll(q: string): Promise<{ matches: Match[]; tried: string[] }> {
   const matches: Match[] = [], tried: string[] = [];
   const assetMatch = (a: any, how: string): Match => ({
-    kind: 'asset', href: href.market(a.hash), label: [`Asset ${assetLabel(a)}`], order: big(a.id), detail: `${how} · ${a.decimals} decimals · supply ${amountStr(a.totalSupply)} · created in block ${a.height}`,
+    kind: 'asset', href: href.market(a.hash), label: [`Asset ${assetLabel(a)}`], order: big(a.id), detail: `${how} · hash ${a.hash.slice(0, 12)}… · ${a.decimals} decimals · supply ${amountStr(a.totalSupply)} · created in block ${a.height}`,
   });
   const jobs: Promise<void>[] = [];
   if (isUint(q)) {

@@ -9,7 +9,7 @@ import { networkParams, type NetworkName } from '../consensus/params.js';
 import { LightNode, type LightStatus } from './light_node.js';
 import { HttpFollower } from './http_follower.js';
 import type { PageConfig } from '../api/web_page.js';
-import { ApiError, api, blockLink, blockHashLink, el, errorBox, facts, href, note, type Child } from './dom.js';
+import { ApiError, api, blockLink, blockHashLink, el, errorBox, facts, frag, href, note, type Child } from './dom.js';
 import { addressView, blockView, frontSections, marketView, searchView, txView, type View } from './explorer.js';
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig;
@@ -127,11 +127,13 @@ searchForm.addEventListener('submit', (ev) => {
 const view = el('div', { id: 'view', 'data-state': 'loading' });
 
 async function front(): Promise<View> {
-  const sections = await frontSections();
+  // The explorer reads the contract generation's shapes; another generation's node shows its status, the light node and its routes.
+  const contract = config.api === 'contract';
+  const sections = contract ? await frontSections() : [];
   return {
     title: `wartnode · ${config.network}`,
     body: el('div', {},
-      config.api === 'contract' ? null : note(`This node serves the API generation ${config.api}; the explorer reads the contract generation (--api=contract), so parts of it may not show.`),
+      contract ? null : note(`This node serves the API generation ${config.api}; the explorer (recent blocks, markets, the search\u2019s pages) reads the contract generation, --api=contract.`),
       statusPanel, ...sections, lightPanel, routesPanel),
   };
 }
@@ -168,8 +170,10 @@ async function show(): Promise<void> {
     result = await route[1](route[0].exec(path)!);
   } catch (e) {
     if (mine !== shown) return;
-    view.replaceChildren(el('h1', {}, e instanceof ApiError && (e.code === 56 || e.code === 185 || e.code === 186) ? 'Not found' : 'Error'),
-      errorBox((e as Error).message), el('p', {}, el('a', { href: '#/' }, 'front page')));
+    view.replaceChildren(frag(el('h1', {}, e instanceof ApiError && (e.code === 56 || e.code === 185 || e.code === 186) ? 'Not found' : 'Error'),
+      errorBox((e as Error).message),
+      search ? note('The search takes a block height, a block or transaction hash (64 hex characters), an address (48 hex characters), or an asset\u2019s name, id or hash.') : null,
+      el('p', {}, el('a', { href: '#/' }, 'front page'))));
     document.title = `error · wartnode`;
     view.dataset.state = 'error';
     view.removeAttribute('aria-busy');
