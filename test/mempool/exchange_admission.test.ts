@@ -36,9 +36,9 @@ describe('exchange transactions a block cannot carry', () => {
     // TOK has no pool: a lone bid puts 1 E8 into it for 0 units; C holds no TOK
     expect(await refusal(lab.submit(lab.C, bid()))).toMatch(/^EIDNOTREFERENCED: .*holds no balance of it/);
     expect(lab.mempool.pool.size).toBe(0);
-    // a one-sided first deposit mints 0 shares
+    // a one-sided first deposit mints 0 shares: the reference exits recording it
     expect(await refusal(lab.submit(lab.C, { type: 'liquidityDeposit', assetHash: lab.tok.hash, base: 0n, quote: 1_000n })))
-      .toMatch(/^EIDNOTREFERENCED: .*0 liquidity shares/);
+      .toMatch(/^EREFABORT: .*mints 0 liquidity shares/);
     // B holds TOK: its bid is admitted and mined
     await lab.submit(lab.B, bid());
     await lab.mineMempool();

@@ -52,17 +52,16 @@ describe('orders and pools', () => {
     expect(await lab.balance(lab.B, AT)).toEqual({ total: 100_000n, locked: 0n });
   });
 
-  it('a deposit that mints 0 shares is valid for a holder of the liquidity token, else EIDNOTREFERENCED', async () => {
+  it('a deposit that mints 0 shares aborts the reference, for any depositor (EREFABORT)', async () => {
     // A's first deposit: the shares are ⌊√(R_b·R_q)⌋ of the pool after it (its 1 E8 included)
     await lab.append({ tokenSections: [lab.section([await lab.entry(lab.A, deposit(100_000n, 500_000_000n))])] });
     expect(await pool()).toEqual({ base: 100_000n, quote: 500_000_001n, shares: 7_071_067n });
-    // 1 E8 more mints ⌊S·s1/s0⌋ − S = 0 shares
-    expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.B, deposit(0n, 1n))])] })).toBe('EIDNOTREFERENCED');
-    const coin = await lab.balance(lab.A, COIN_TOKEN_ID);
-    await lab.append({ tokenSections: [lab.section([await lab.entry(lab.A, deposit(0n, 1n))])] });
-    expect(await pool()).toEqual({ base: 100_000n, quote: 500_000_002n, shares: 7_071_067n });
-    expect((await lab.balance(lab.A, COIN_TOKEN_ID)).total).toBe(coin.total - FEE_E8 - 1n);
     expect((await lab.balance(lab.A, LT)).total).toBe(7_071_067n);
+    // 1 E8 more mints ⌊S·s1/s0⌋ − S = 0 shares: its history entry asserts non-zero shares
+    expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.B, deposit(0n, 1n))])] })).toBe('EREFABORT');
+    expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.A, deposit(0n, 1n))])] })).toBe('EREFABORT');
+    expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.A, deposit(0n, 20_000n))])] })).toBe('none');
+    expect((await pool()).shares).toBe(7_071_067n + 142n);
   });
 
   it('a stored order with a fill heading its level: the next match claims the fill again and aborts the reference', async () => {
@@ -78,7 +77,8 @@ describe('orders and pools', () => {
   });
 
   it('withdrawals: more than the pool issued is EPOOLREDEEM, more than the account holds EBALANCE', async () => {
-    expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.A, withdraw(7_071_068n))])] })).toBe('EPOOLREDEEM');
+    const { shares } = await pool();
+    expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.A, withdraw(shares + 1n))])] })).toBe('EPOOLREDEEM');
     await lab.append({ tokenSections: [lab.section([await lab.entry(lab.A, { type: 'tokenTransfer', assetHash: lab.tok.hash, isLiquidity: true, toAddress: lab.B.address, amount: 1_000n })])] });
     expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.B, withdraw(1_001n))])] })).toBe('EBALANCE');
   });
@@ -96,11 +96,23 @@ describe('orders and pools', () => {
     expect((await lab.balance(lab.A, COIN_TOKEN_ID)).total).toBe(coin.total - 2n * FEE_E8 + 2n * part(p0.quote));
   });
 
+  let zed: Asset;
   it('two sections of one asset that both insert its pool abort the reference (EREFABORT)', async () => {
-    const zed = await newAsset('ZED');
+    zed = await newAsset('ZED');
     const dep = async () => lab.section([await lab.entry(lab.A, deposit(10n, 1_000n, zed))], zed.id);
     expect(await lab.refusal({ tokenSections: [await dep(), await dep()] })).toBe('EREFABORT');
     expect(await lab.refusal({ tokenSections: [await dep()] })).toBe('none');
+  });
+
+  it('a new order filled partly in a section after one with limit swaps aborts the reference (EREFABORT)', async () => {
+    // ZED's pool (10 units, 1,000 E8) sells to this bid only up to its limit: a partial fill
+    const zedBid = async () => lab.section([await lab.entry(lab.A, order(true, 1_000_000n, AT_9, zed))], zed.id);
+    const tokAsk = async () => lab.section([await lab.entry(lab.A, order(false, 5n, AT_9))]);
+    expect(await lab.refusal({ tokenSections: [await tokAsk(), await zedBid()] })).toBe('EREFABORT');
+    expect(await lab.refusal({ tokenSections: [await zedBid(), await tokAsk()] })).toBe('none');
+    const [bidLeft] = (await openOrders(lab.A)).filter((o) => o.assetId === zed.id);
+    expect(bidLeft.filled).toBeGreaterThan(0n);
+    expect(bidLeft.filled).toBeLessThan(bidLeft.amount);
   });
 });
 

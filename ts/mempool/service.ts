@@ -52,8 +52,8 @@ export class MempoolService {
   /**
    * Orders and deposits can make a block invalid by the exchange's own rules, which the reference's
    * mempool does not foresee (it admits such a transaction and then refuses its own template): a
-   * credit of 0 units to an account without a row of the token (EIDNOTREFERENCED), or a match the
-   * reference cannot finish (EREFABORT). A transaction that fails so alone in the next block is
+   * credit of 0 units to an account without a row of the token (EIDNOTREFERENCED), or a deposit
+   * minting 0 shares or a match the reference cannot finish (EREFABORT). A transaction that fails so alone in the next block is
    * refused here with the reason; block templates also leave out any that fails later.
    */
   private async vetExchange(tx: PendingTx): Promise<void> {
@@ -61,11 +61,9 @@ export class MempoolService {
     if (p.type !== 'limitSwap' && p.type !== 'liquidityDeposit') return;
     const e = await soleTransactionRefusal(this.chain, this.db, tx, Math.floor(Date.now() / 1000));
     if (e?.errorName === 'EIDNOTREFERENCED') {
-      fail('EIDNOTREFERENCED', p.type === 'limitSwap'
-        ? 'the next block would credit this buyer 0 units of the asset, and the account holds no balance of it: such a block is invalid. Hold any amount of the asset first, or buy more'
-        : 'the next block would mint 0 liquidity shares to an account that holds none: such a block is invalid. Deposit more, and both the asset and coin into an empty pool');
+      fail('EIDNOTREFERENCED', 'the next block would credit this buyer 0 units of the asset, and the account holds no balance of it: such a block is invalid. Hold any amount of the asset first, or buy more');
     }
-    if (e?.errorName === 'EREFABORT') fail('EREFABORT', `a block with this transaction cannot be applied by reference nodes now (${e.message})`);
+    if (e?.errorName === 'EREFABORT') fail('EREFABORT', `reference nodes cannot apply a block with this transaction now: ${e.message}`);
   }
 
   /** Sets the configured minimum (rounded up) and drops what pays less; returns how many left. */

@@ -72,6 +72,8 @@ class BlockApplier {
   private readonly before: KeyReader;
   /** Orders canceled by this block: matching skips them (block_applier.cpp:189). */
   private readonly canceledOrders = new Set<bigint>();
+  /** Limit swaps of the block's earlier token sections (see match()). */
+  private limitSwapsBefore = 0;
 
   constructor(private readonly db: Db, private readonly s: StateOverlay, private readonly b: BlockToApply) {
     this.before = dbReader(db);
@@ -234,12 +236,14 @@ class BlockApplier {
     }
     // §7.2: the match runs once per section with at least one new order.
     if (newOrders.length > 0) pool = await this.match(asset, await sectionPool(), newOrders);
+    this.limitSwapsBefore += newOrders.length;
     for (const d of section.liquidityDeposits) {
       const { hash } = await this.signed(d, ctx);
       // A reserve overflow trips an assertion in the reference (pool.hpp:111): it exits.
       const r = poolDeposit(await sectionPool(), d.base, d.quote) ?? fail('EREFABORT', 'the deposit overflows the pool');
-      // Minting 0 shares is valid (block_applier.cpp:1359): the credit of 0 then needs an existing
-      // liquidity row, else the new-row rule refuses the block (EIDNOTREFERENCED).
+      // Minting 0 shares trips an assertion in the reference when it records the deposit (the
+      // history entry takes non-zero shares, history.cpp:78): it exits, for any depositor.
+      if (r.minted === 0n) fail('EREFABORT', 'the deposit mints 0 liquidity shares (the reference exits recording it, history.cpp:78)');
       pool = r.after;
       this.debit(d.originId, COIN_TOKEN_ID, d.quote);
       this.debit(d.originId, assetTokenId(asset.id), d.base);
@@ -277,6 +281,9 @@ class BlockApplier {
    * exchange.md §8: matches the section's new orders with the stored book (as before the block,
    * without the orders it canceled) and the pool, loading orders as the reference does
    * (lazy_book.ts), and settles the fills. Returns the pool after the match.
+   * A partial fill of one of the section's new orders makes the reference look the order up in
+   * the block's list of limit swaps at its index within the section (block_applier.cpp:1310–1315):
+   * after an earlier section with limit swaps that is another order, and an assertion ends it.
    */
   private async match(asset: Asset, pool: PoolState, newOrders: OpenOrder[]): Promise<PoolState> {
     const open = new Map<bigint, OpenOrder>();
@@ -290,6 +297,12 @@ class BlockApplier {
     for (const o of newOrders) add(o, false);
     const book = loadBook(pool, sides.sells, sides.buys, this.canceledOrders);
     const m = matchBook(pool, book);
+    if (this.limitSwapsBefore > 0) {
+      const fresh = new Set(newOrders.map((o) => o.id));
+      for (const sw of [...m.sellSwaps, ...m.buySwaps]) {
+        if (fresh.has(sw.id) && sw.remaining > 0n) fail('EREFABORT', `new order ${sw.id} is filled partly in a token section after another with limit swaps`);
+      }
+    }
     const asTok = assetTokenId(asset.id);
     for (const sw of m.buySwaps) {
       const o = open.get(sw.id)!;
