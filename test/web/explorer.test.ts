@@ -36,10 +36,10 @@ afterAll(async () => {
   if (node) await removeDir(node.dataDir);
 });
 
-/** Waits until the view shows the route in the address bar (loaded or failed); returns "hash state". */
+/** Waits until the view shows the route in the address bar, all its sections loaded (or it failed); returns "hash state". */
 const settled = () => tab.waitFor<string>('the page to show its route', `(() => {
   const v = document.getElementById('view');
-  return v && v.dataset.state !== 'loading' && v.dataset.route === location.hash ? location.hash + ' ' + v.dataset.state : '';
+  return v && (v.dataset.state === 'ready' || v.dataset.state === 'error') && v.dataset.route === location.hash ? location.hash + ' ' + v.dataset.state : '';
 })()`);
 /** Types `q` into the search box and submits it, as a person does. */
 async function search(q: string): Promise<string> {
@@ -240,7 +240,7 @@ describe('the explorer', () => {
       await tab.evaluate(`window.unloaded = false; location.replace(${JSON.stringify(`${node.url}/${hash}`)}); location.reload()`).catch(() => {});
       const shown = await tab.waitFor<string>(`${hash} to load`, `(() => {
         const v = document.getElementById('view');
-        return window.unloaded === undefined && v && v.dataset.state !== 'loading' && v.dataset.route === ${JSON.stringify(hash)} ? v.dataset.state : '';
+        return window.unloaded === undefined && v && (v.dataset.state === 'ready' || v.dataset.state === 'error') && v.dataset.route === ${JSON.stringify(hash)} ? v.dataset.state : '';
       })()`);
       expect(shown).toBe(name === 'error' ? 'error' : 'ready');
       // Nothing wider than the screen: no sideways scrolling of the page.

@@ -4,14 +4,17 @@
 // book, candles at every interval, trades, holders); and the search, which finds heights, block
 // and transaction hashes, addresses and assets by name, hash or id.
 import {
-  ApiError, addressLink, amount, api, assetLabel, blockHashLink, blockLink, el, errorBox, facts, href, lookup, mapLimit,
+  ApiError, addressLink, amount, api, assetLabel, blockHashLink, blockLink, el, errorBox, facts, frag, href, lookup, mapLimit,
   marketLink, note, section, table, txLink, type Child,
 } from './dom.js';
 import { COIN, age, amountStr, comparePriceHex, priceStr, ratioPrice, significant, unitsFromDouble, utc } from './format.js';
 import { TYPE_LABEL, details, entriesOf, senderOf, summary, swapRows, typeCell, type Entry } from './transactions.js';
 
-/** What a route shows: a title and its content, or another route to open instead. */
-export type View = { title: string; body: Node } | { redirect: string };
+/**
+ * What a route shows: a title and its content, or another route to open instead. Sections that
+ * load on their own (part()) are filled in place; `loaded` settles when all of them have.
+ */
+export type View = { title: string; body: Node; loaded?: Promise<void> } | { redirect: string };
 
 /** The largest history id: the first page of an address's history (docs/api.md "History paging"). */
 export const HISTORY_START = '18446744073709551615';
@@ -28,14 +31,17 @@ const isAddress = (s: string) => /^[0-9a-fA-F]{48}$/.test(s);
 const isUint = (s: string) => /^\d{1,20}$/.test(s);
 const big = (v: unknown): bigint => BigInt(v as number | bigint);
 
-/** The part of a view that failed: its title and the error, the rest of the view stays. */
-async function part(title: Child, load: () => Promise<Child[]>): Promise<HTMLElement> {
-  try {
-    return section(title, ...(await load()));
-  } catch (e) {
-    return section(title, errorBox((e as Error).message));
-  }
+/** A section that fills itself when `load` answers, or shows its error in its place: the rest of the view stays. */
+interface Part { el: HTMLElement; loaded: Promise<void> }
+function part(title: Child, load: () => Promise<Child[]>): Part {
+  const heading = el('h2', {}, title);
+  const s = el('section', { 'data-state': 'loading' }, heading, note('loading…'));
+  const loaded = load().then(
+    (children) => { s.replaceChildren(heading, frag(...children)); s.dataset.state = 'ready'; },
+    (e: Error) => { s.replaceChildren(heading, errorBox(e.message)); s.dataset.state = 'error'; });
+  return { el: s, loaded };
 }
+const allLoaded = (parts: Part[]): Promise<void> => Promise.all(parts.map((p) => p.loaded)).then(() => undefined);
 
 // --- assets -------------------------------------------------------------------------------------
 
@@ -54,11 +60,12 @@ export async function allAssets(prefix = ''): Promise<AssetRecord[]> {
 
 // --- front page ---------------------------------------------------------------------------------
 
-export async function frontSections(): Promise<HTMLElement[]> {
-  return Promise.all([recentBlocks(), latestTransactions(), pendingTransactions(), markets()]);
+export function frontSections(): { sections: HTMLElement[]; loaded: Promise<void> } {
+  const parts = [recentBlocks(), latestTransactions(), pendingTransactions(), markets()];
+  return { sections: parts.map((p) => p.el), loaded: allLoaded(parts) };
 }
 
-function recentBlocks(): Promise<HTMLElement> {
+function recentBlocks(): Part {
   return part('Recent blocks', async () => {
     const tip = Number((await api('/chain/head')).chainHead.height);
     const heights = Array.from({ length: Math.min(RECENT_BLOCKS, tip) }, (_, i) => tip - i);
@@ -71,7 +78,7 @@ function recentBlocks(): Promise<HTMLElement> {
   });
 }
 
-function latestTransactions(): Promise<HTMLElement> {
+function latestTransactions(): Part {
   return part('Latest transactions', async () => {
     const d = await api('/transaction/latest');
     const rows: Child[][] = [];
@@ -85,7 +92,7 @@ function latestTransactions(): Promise<HTMLElement> {
   });
 }
 
-function pendingTransactions(): Promise<HTMLElement> {
+function pendingTransactions(): Part {
   return part('Pending transactions (mempool)', async () => {
     const pending: any[] = await api('/transaction/mempool');
     if (!pending.length) return [note('The mempool is empty.')];
@@ -96,7 +103,7 @@ function pendingTransactions(): Promise<HTMLElement> {
   });
 }
 
-function markets(): Promise<HTMLElement> {
+function markets(): Part {
   return part('Markets', async () => {
     const assets = await allAssets();
     if (!assets.length) return [note('No asset has been created yet.')];
@@ -197,19 +204,20 @@ export async function addressView(account: string, beforeId?: string): Promise<V
   const address: string = coin.account?.address ?? account;
   const me = isAddress(address) ? address.toLowerCase() : address;
   const hasAccount = coin.account !== null;
-  const [balances, orders, pending, history] = await Promise.all([
+  const parts = [
     part('Balances', () => balanceParts(me, coin, hasAccount)),
     part('Open orders', () => openOrderParts(me, hasAccount)),
     part('Pending transactions', () => pendingParts(me, hasAccount)),
     part(beforeId ? `History: entries before id ${beforeId}` : 'History', () => historyParts(me, before, beforeId !== undefined, hasAccount)),
-  ]);
+  ];
   return {
     title: `Address ${me.slice(0, 8)}…`,
     body: el('div', {},
       el('h1', {}, 'Address'),
       facts([['Address', el('span', { class: 'hash', id: 'address' }, me)],
         ['Account id', hasAccount ? String(coin.account.accountId) : 'none yet: this address has never received anything']]),
-      balances, orders, pending, history),
+      parts.map((p) => p.el)),
+    loaded: allLoaded(parts),
   };
 }
 
@@ -287,12 +295,12 @@ export async function marketView(asset: string, interval: string = '1h'): Promis
   const [a, m] = await Promise.all([api(`/asset/lookup/${asset}`), api(`/dex/market/${asset}`)]);
   const ref = { id: a.id, name: a.name, hash: a.hash, decimals: a.decimals };
   const owner = await api(`/account/${a.ownerAccountId}/coin_balance`).then((c) => c.account?.address as string | undefined, () => undefined);
-  const [candles, trades, holders] = await Promise.all([
+  const parts = [
     part(['Candles ', el('span', { class: 'tabs' }, CANDLE_INTERVALS.map((i) => el('a', { href: `${href.market(a.hash)}/${i}`, class: i === interval ? 'tab current' : 'tab' }, i)))],
       () => candleParts(a, interval)),
     part('Recent trades', () => tradeParts(a)),
     part('Largest holders', () => holderParts(a)),
-  ]);
+  ];
   const label = assetLabel(a);
   return {
     title: `${label} market`,
@@ -305,8 +313,9 @@ export async function marketView(asset: string, interval: string = '1h'): Promis
       ])),
       section('Liquidity pool', poolFacts(m, ref)),
       section('Order book', orderBook(m, ref)),
-      candles, trades, holders,
+      parts.map((p) => p.el),
     ),
+    loaded: allLoaded(parts),
   };
 }
 

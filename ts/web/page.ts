@@ -123,18 +123,19 @@ searchForm.addEventListener('submit', (ev) => {
   else location.hash = target;
 });
 
-/** The routed part of the page; `data-route` is the route it shows, `data-state` loading, ready or error. */
+/** The routed part of the page; `data-route` is the route it shows, `data-state` loading, filling (shown, sections loading), ready or error. */
 const view = el('div', { id: 'view', 'data-state': 'loading' });
 
 async function front(): Promise<View> {
   // The explorer reads the contract generation's shapes; another generation's node shows its status, the light node and its routes.
   const contract = config.api === 'contract';
-  const sections = contract ? await frontSections() : [];
+  const { sections, loaded } = contract ? frontSections() : { sections: [], loaded: undefined };
   return {
     title: `wartnode · ${config.network}`,
     body: el('div', {},
       contract ? null : note(`This node serves the API generation ${config.api}; the explorer (recent blocks, markets, the search\u2019s pages) reads the contract generation, --api=contract.`),
       statusPanel, ...sections, lightPanel, routesPanel),
+    loaded,
   };
 }
 
@@ -187,9 +188,14 @@ async function show(): Promise<void> {
   }
   view.replaceChildren(result.body);
   document.title = `${result.title} · wartnode`;
+  if (!search) window.scrollTo(0, 0);
+  if (result.loaded) {
+    view.dataset.state = 'filling'; // shown, its sections still loading
+    await result.loaded;
+    if (mine !== shown) return;
+  }
   view.dataset.state = 'ready';
   view.removeAttribute('aria-busy');
-  if (!search) window.scrollTo(0, 0);
 }
 
 document.getElementById('app')!.replaceChildren(
