@@ -165,6 +165,13 @@ describe('the explorer', () => {
     expect(await open(`#/tx/${chain.tx.sellIntoPool}`)).toBe(`#/tx/${chain.tx.sellIntoPool} ready`);
     expect(await text()).toContain('0.4 WART per DEMO');
     await shot('tx-1280');
+    // A pending transaction says so.
+    expect(await open(`#/tx/${chain.pending.coinTransfer}`)).toBe(`#/tx/${chain.pending.coinTransfer} ready`);
+    expect(await text()).toMatch(/pending in the mempool[\s\S]*0\.50000000 WART/);
+    // The first block links no block before it (the chain serves heights from 1).
+    expect(await open('#/block/1')).toBe('#/block/1 ready');
+    expect(await text('#view .nav')).toMatch(/the first block/);
+    expect(await hrefs('#view a[href="#/block/0"]')).toEqual([]);
 
     // An address: every balance, open orders, the pending transfer to it, its history page by page.
     const A = chain.A.addressText;

@@ -133,7 +133,8 @@ export async function blockView(id: string): Promise<View> {
   const height = Number(b.height), h = b.header, t = h.time.timestamp;
   const entries = entriesOf(b.body);
   const reward = b.body.reward?.transaction;
-  const nav = el('p', { class: 'nav' }, height > 0 ? blockLink(height - 1, '← previous block') : null, ' ',
+  // Height 1 is the first block the chain serves; the hash before it is the genesis hash.
+  const nav = el('p', { class: 'nav' }, height > 1 ? blockLink(height - 1, '← previous block') : el('span', { class: 'note' }, 'the first block'), ' ',
     b.confirmations > 1 ? blockLink(height + 1, 'next block →') : el('span', { class: 'note' }, 'the newest block'));
   const matches = entries.filter((e) => e.type === 'match');
   return {
@@ -142,7 +143,7 @@ export async function blockView(id: string): Promise<View> {
       el('h1', {}, `Block ${height}`), nav,
       section('Summary', facts([
         ['Height', String(height)], ['Hash', el('span', { class: 'hash' }, h.hash)], ['Time', `${h.time.UTC} (${age(t)})`],
-        ['Confirmations', String(b.confirmations)], ['Previous block', height > 0 ? blockHashLink(h.prevHash, true) : 'none (genesis)'],
+        ['Confirmations', String(b.confirmations)], ['Previous block', height > 1 ? blockHashLink(h.prevHash, true) : [el('span', { class: 'hash' }, h.prevHash), ' (the genesis hash)']],
         ['Mined by', reward ? [addressLink(reward.data.toAddress, true)] : '–'], ['Reward', reward ? amount(amountStr(reward.data.amount), COIN) : '–'],
         ['Transactions', String(entries.filter((e) => e.type !== 'reward' && e.type !== 'match').length)],
         ['Merkle root', el('span', { class: 'hash' }, h.merkleroot)], ['Target', h.target], ['Nonce', h.nonce], ['Version', h.version],
