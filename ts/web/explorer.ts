@@ -30,6 +30,8 @@ const isHash = (s: string) => /^[0-9a-fA-F]{64}$/.test(s);
 const isAddress = (s: string) => /^[0-9a-fA-F]{48}$/.test(s);
 const isUint = (s: string) => /^\d{1,20}$/.test(s);
 const big = (v: unknown): bigint => BigInt(v as number | bigint);
+/** A time in a table: UTC, on one line. */
+const time = (seconds: number): HTMLElement => el('span', { class: 'time' }, utc(seconds));
 
 /** A section that fills itself when `load` answers, or shows its error in its place: the rest of the view stays. */
 interface Part { el: HTMLElement; loaded: Promise<void> }
@@ -72,7 +74,7 @@ function recentBlocks(): Part {
     const blocks = await mapLimit(heights, 4, (h) => api(`/chain/block/${h}`));
     return [table(['Height', 'Time (UTC)', 'Age', 'Transactions', 'Mined by', 'Hash'], blocks.map((b) => {
       const reward = b.body.reward?.transaction;
-      return [blockLink(b.height), utc(b.header.time.timestamp), age(b.header.time.timestamp), String(entriesOf(b.body).length - (reward ? 1 : 0)),
+      return [blockLink(b.height), time(b.header.time.timestamp), age(b.header.time.timestamp), String(entriesOf(b.body).length - (reward ? 1 : 0)),
         reward ? addressLink(reward.data.toAddress) : '–', blockHashLink(b.header.hash)];
     }), { id: 'recent-blocks' })];
   });
@@ -273,7 +275,7 @@ async function historyParts(me: string, before: string, paged: boolean, hasAccou
   const rows: Child[][] = [];
   for (const b of page.perBlock) {
     for (const e of entriesOf(b.body).reverse()) {
-      rows.push([blockLink(b.height), utc(b.header.time.timestamp), typeCell(e.type), txLink(e.tx.hash),
+      rows.push([blockLink(b.height), time(b.header.time.timestamp), typeCell(e.type), txLink(e.tx.hash),
         el('span', { class: 'what' }, summary(e.type, e.tx, me)), e.tx.signedCommon && senderOf(e.tx) === me ? amount(amountStr(e.tx.signedCommon.fee), COIN) : '–']);
     }
   }
@@ -351,7 +353,7 @@ async function candleParts(a: AssetRecord, interval: string): Promise<Child[]> {
   const rows: number[][] = await api(`/chart/candles/${a.hash}/${interval}`);
   if (!rows.length) return [note(`No trades yet, so no ${interval} candles.`)];
   const table_ = table(['Begins (UTC)', 'First block', 'Open', 'High', 'Low', 'Close', `Volume (${a.name})`, `Volume (${COIN})`],
-    [...rows].reverse().map(([begin, height, open, high, low, close, base, quote]) => [utc(begin), blockLink(height),
+    [...rows].reverse().map(([begin, height, open, high, low, close, base, quote]) => [time(begin), blockLink(height),
       significant(open, 10), significant(high, 10), significant(low, 10), significant(close, 10), unitsFromDouble(base, a.decimals), unitsFromDouble(quote, 8)]), { id: 'candles', 'data-interval': interval });
   return [candleChart(rows), table_, note(`Prices in ${COIN} per ${a.name}, newest first.`)];
 }
@@ -381,10 +383,10 @@ function candleChart(rows: number[][]): Element {
 async function tradeParts(a: AssetRecord): Promise<Child[]> {
   const rows: number[][] = await api(`/chart/trades/${a.hash}?n=20`);
   if (!rows.length) return [note('No trades yet.')];
-  return [table(['Block', 'Time (UTC)', a.name, COIN, `Average price (${COIN})`], [...rows].reverse().map(([height, time, base, quote]) => {
+  return [table(['Block', 'Time (UTC)', a.name, COIN, `Average price (${COIN})`], [...rows].reverse().map(([height, timestamp, base, quote]) => {
     const b = unitsFromDouble(base, a.decimals), q = unitsFromDouble(quote, 8);
     const units = BigInt(b.replace('.', '')), e8 = BigInt(q.replace('.', ''));
-    return [blockLink(height), utc(time), b, q, ratioPrice(e8, units, a.decimals)];
+    return [blockLink(height), time(timestamp), b, q, ratioPrice(e8, units, a.decimals)];
   }), { id: 'trades' }), note('Per block: the asset and coin that changed hands in the block\u2019s matching.')];
 }
 

@@ -149,6 +149,8 @@ const ROUTES: [RegExp, (m: string[]) => Promise<View>][] = [
 ];
 
 let shown = 0;
+/** The route being opened is a search's single match. */
+let searched = false;
 /** Shows the route in the address bar's fragment (`#/…`; none: the front page). */
 async function show(): Promise<void> {
   const mine = ++shown;
@@ -163,7 +165,10 @@ async function show(): Promise<void> {
   view.dataset.route = hash;
   view.setAttribute('aria-busy', 'true');
   const search = /^\/search\/(.*)$/.exec(path);
+  // The box keeps the query on its result's page, and empties on pages reached otherwise.
   if (search) searchInput.value = search[1];
+  else if (!searched) searchInput.value = '';
+  searched = false;
   let result: View;
   try {
     const route = ROUTES.find(([re]) => re.test(path));
@@ -182,6 +187,7 @@ async function show(): Promise<void> {
   }
   if (mine !== shown) return;
   if ('redirect' in result) {
+    searched = search !== null;
     location.replace(result.redirect);
     if (location.hash === hash) void show();
     return;
