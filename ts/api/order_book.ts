@@ -20,6 +20,9 @@ export interface ListedOrder extends Order {
   filled: bigint;
   txHash: Uint8Array;
   inMempool: boolean;
+  /** The order's transaction id (with its account). */
+  pinHeight: number;
+  nonceId: number;
 }
 
 export interface Sides { buys: ListedOrder[]; sells: ListedOrder[] }
@@ -29,7 +32,7 @@ function onChain(o: OpenOrder): ListedOrder | null {
   if (!limit) return null;
   return {
     id: o.id, assetId: o.assetId, isBuy: o.isBuy, limit, remaining: o.amount - o.filled, amount: o.amount, filled: o.filled,
-    txHash: o.txHash, inMempool: false,
+    txHash: o.txHash, inMempool: false, pinHeight: o.pinHeight, nonceId: o.nonceId,
   };
 }
 
@@ -38,7 +41,10 @@ function pending(tx: PendingTx, assetId: bigint, id: bigint): ListedOrder | null
   if (p.type !== 'limitSwap') return null;
   const limit = priceFromBytes(p.limit);
   if (!limit || p.amount === 0n) return null;
-  return { id, assetId, isBuy: p.isBuy, limit, remaining: p.amount, amount: p.amount, filled: 0n, txHash: tx.hash, inMempool: true };
+  return {
+    id, assetId, isBuy: p.isBuy, limit, remaining: p.amount, amount: p.amount, filled: 0n, txHash: tx.hash, inMempool: true,
+    pinHeight: tx.pinHeight, nonceId: tx.nonceId,
+  };
 }
 
 /** Splits orders into sides, each best first (§5.5). */
@@ -47,6 +53,19 @@ export function sides(orders: ListedOrder[]): Sides {
     buys: orders.filter((o) => o.isBuy).sort(comparePriority),
     sells: orders.filter((o) => !o.isBuy).sort(comparePriority),
   };
+}
+
+const byTxId = (a: ListedOrder, b: ListedOrder) => a.pinHeight - b.pinHeight || a.nonceId - b.nonceId;
+
+/**
+ * One account's orders split into sides in the reference's order (its account order queries): the
+ * on-chain orders first, by transaction id (`byId`: by order id, i.e. in the order they entered
+ * the book), then the pending ones by transaction id.
+ */
+export function accountSides(orders: ListedOrder[], byId = false): Sides {
+  const order = (a: ListedOrder, b: ListedOrder) => Number(a.inMempool) - Number(b.inMempool)
+    || (byId && !a.inMempool ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : byTxId(a, b));
+  return { buys: orders.filter((o) => o.isBuy).sort(order), sells: orders.filter((o) => !o.isBuy).sort(order) };
 }
 
 /** Every open order of `asset` (its on-chain book and all mempool limitSwaps on it) and its pool. */

@@ -7,7 +7,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { STATUS_CODES, maxHeaderSize as maxHeaderSizeDefault, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { NodeError, quoted } from '../core/errors.js';
+import { ERRORS, NodeError, quoted } from '../core/errors.js';
 import { log as nodeLog } from '../log.js';
 import { adaptValue, type Generation } from './generations/generation.js';
 import { CONTRACT, GENERATIONS, servedRoutes } from './generations/index.js';
@@ -20,15 +20,16 @@ import type { NodeServices } from './services.js';
 /** Largest accepted POST body (a 35,000-byte block is 70,000 hex chars). */
 export const MAX_BODY_BYTES = 1 << 20;
 
-function send(ctx: Koa.Context, status: number, payload: unknown): void {
+/** Writes `payload` with the number form of generation `g` (the contract's when absent). */
+function send(ctx: Koa.Context, status: number, payload: unknown, g?: Generation): void {
   ctx.status = status;
   ctx.type = 'application/json; charset=utf-8';
-  ctx.body = writeJson(payload);
+  ctx.body = writeJson(payload, g?.numberText);
 }
 
 /** An error as generation `g` numbers and writes it. */
 function errorBody(g: Generation, e: NodeError): { code: number; error: string } {
-  return { code: g.errorCodes[e.errorName] ?? e.code, error: g.errorText(e.message) };
+  return { code: g.errorCodes[e.errorName] ?? e.code, error: g.errorText(e.message, ERRORS[e.errorName][1]) };
 }
 
 /**
@@ -121,13 +122,14 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
       const params = { ...(ctx.params as Record<string, string>), ...rule.fixedParams };
       let data;
       try {
+        if (rule.before) await rule.before({ params, node });
         data = await r.handler({ params, query, body, node, api });
       } catch (e) {
-        if (rule.nullOn && e instanceof NodeError && e.errorName === rule.nullOn) return send(ctx, 200, { code: 0, data: null });
+        if (rule.nullOn && e instanceof NodeError && e.errorName === rule.nullOn) return send(ctx, 200, { code: 0, data: null }, writer);
         throw e;
       }
       if (r.raw) return send(ctx, 200, data);
-      if (r.response === null) return send(ctx, 200, rule.voidInData ? { code: 0, data: writer.voidReply } : writer.voidReply);
+      if (r.response === null || rule.voidSuccess) return send(ctx, 200, rule.voidInData ? { code: 0, data: writer.voidReply } : writer.voidReply, writer);
       // The contract is the views' own form: nothing to adapt.
       let out = writer === CONTRACT ? data : adaptValue(writer, r.response.schema, data, { params, node });
       if (rule.reshape) out = await rule.reshape.value(out, { params, node });
@@ -136,7 +138,7 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
         ctx.body = String(out);
         return;
       }
-      send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out });
+      send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out }, writer);
     };
     const handle = r.changes === 'chain' ? (ctx: Koa.Context) => reads.write(() => serve(ctx))
       : r.changes === 'mempool' ? serve : (ctx: Koa.Context) => reads.run(() => serve(ctx));
@@ -147,10 +149,10 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
     try {
       await next();
       if (ctx.body === undefined) {
-        send(ctx, 404, errorBody(gen, new NodeError('ENOTFOUND', `no route ${ctx.method} ${quoted(ctx.path)}`)));
+        send(ctx, 404, errorBody(gen, new NodeError('ENOTFOUND', `no route ${ctx.method} ${quoted(ctx.path)}`)), gen);
       }
     } catch (e) {
-      if (e instanceof NodeError) return send(ctx, 200, errorBody(gen, e));
+      if (e instanceof NodeError) return send(ctx, 200, errorBody(gen, e), gen);
       if (e instanceof ClientGone) {
         if (!reported.has(ctx.req.socket)) nodeLog.debug(`HTTP ${ctx.method} ${quoted(ctx.path)} from ${peer(ctx.req.socket)}: ${e.message}`);
         reported.add(ctx.req.socket);

@@ -25,3 +25,20 @@ export function hashrateDoubleAt(chain: ChainReadState, h: number, n: number): n
   if (!w) return 0;
   return w.seconds <= 0 ? Number(U64_MAX) : Number(w.work) / w.seconds;
 }
+
+/**
+ * The estimate as the reference 0.10.3 computes it for `/chain/head` and `/chain/hashrate/:window`
+ * (its header chain's `hashrate_at`, commit 58031328): the window is the last n blocks up to h
+ * (lower = h + 1 − n, at least 1) and `nBlocks` = h + 1 − lower; fewer than 2 blocks ⇒ null; if
+ * time did not advance from lower to h ⇒ 2^64 − 1; else the work of blocks lower+1 … h, as a double,
+ * divided by the seconds, truncated.
+ */
+export function hashrateWindowAt(chain: ChainReadState, h: number, n: number): { nBlocks: number; estimate: bigint } | null {
+  const lower = h > n ? h + 1 - n : 1;
+  const nBlocks = h + 1 - lower;
+  if (h < 1 || nBlocks < 2) return null;
+  const seconds = chain.timestampAt(h) - chain.timestampAt(lower);
+  if (seconds <= 0) return { nBlocks, estimate: U64_MAX };
+  const rate = Math.trunc(Number(chain.worksumAt(h) - chain.worksumAt(lower)) / seconds);
+  return { nBlocks, estimate: rate >= 2 ** 64 ? U64_MAX : BigInt(rate) };
+}

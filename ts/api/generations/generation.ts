@@ -41,6 +41,10 @@ export interface RouteRule {
   absent?: boolean;
   /** This error of the route is a success with `data` null here (0.8 `/chain/signed_snapshot`). */
   nullOn?: ErrorName;
+  /** The route's success (`data: null` in the contract) is this generation's void reply (`POST /chain/append`). */
+  voidSuccess?: boolean;
+  /** A check this generation makes before the route runs; it refuses by throwing a NodeError. */
+  before?(ctx: ReshapeContext): void | Promise<void>;
 }
 
 export interface Generation {
@@ -55,8 +59,10 @@ export interface Generation {
   routes: Record<string, RouteRule>;
   /** Error numbers that differ, by error name (clients.md §1.1). */
   errorCodes: Record<string, number>;
-  /** How the error text is written. */
-  errorText(text: string): string;
+  /** How the error text is written, from the message (`Text: detail`) and the error's own text. */
+  errorText(message: string, text: string): string;
+  /** How a JSON number (a double; bigints are digits) is written; JSON.stringify's form when absent. */
+  numberText?(n: number): string;
   /** The body of a void success (clients.md §1). */
   voidReply: Record<string, unknown>;
 }

@@ -65,7 +65,7 @@ export function generationDocument(g: Generation, routes: Route<any>[] = []): Re
 
 /** Schema of `data` of a served route as sent; null for void routes. */
 export function sentSchema(r: ServedRoute): JsonSchema | null {
-  if (r.route.response === null) return null;
+  if (r.route.response === null || r.rule.voidSuccess) return null;
   const a = adaptSchema(r.writer, r.route.response.schema);
   const s = r.rule.reshape ? r.rule.reshape.schema(a) : a;
   return r.rule.nullOn ? { anyOf: [s, { type: 'null' }] } : s;

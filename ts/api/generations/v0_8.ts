@@ -158,6 +158,7 @@ export const V0_8: Generation = {
     HashrateBlockChart: reshape(obj({ range: obj({ min: int, max: int }), data: arr(num) }), (v) => ({ range: { min: v.range.begin, max: v.range.end }, data: v.data })),
   },
   routes: {
+    'POST /chain/append': { voidSuccess: true },
     'GET /chain/mine/:account': { paths: ['/chain/mine/:account', '/chain/mine/:account/log'] },
     'GET /chain/block/:height/hash': { reshape: reshape(obj({ hash: Hash }), (hash) => ({ hash })) },
     'GET /chart/hashrate/block/:from/:to/:window': { paths: ['/chain/hashrate/chart/:from/:to/:window'] },

@@ -7,6 +7,7 @@ import { bodyStructure } from '../../core/body.js';
 import { fail, quoted } from '../../core/errors.js';
 import { equalBytes, fromHex, toHex } from '../../core/hex.js';
 import { blockTransactions, latestTransactions } from '../../state/history_query.js';
+import { dbReader } from '../../state/ledger.js';
 import { route } from '../route.js';
 import { u32Param } from '../params.js';
 import type { ReadView } from '../../chain/read_view.js';
@@ -82,7 +83,7 @@ export const blockRoutes = [
       const txs = await cacheOf(node).transactions(view.hashAt(h), async () => {
         const b = (await view.block(h)) ?? fail('ENOTFOUND', `block ${h} is missing from the store`);
         return blockTransactions(view.db, h, b.firstHistoryId);
-      });
+      }, dbReader(view.db));
       return blockView(view, h, txs);
     }),
   }),

@@ -9,7 +9,7 @@ import { toHex } from '../../core/hex.js';
 import { route } from '../route.js';
 import { onView } from '../on_view.js';
 import { accountParam, assetParam, resolveAccount, resolveAsset, type AccountParam } from '../params.js';
-import { accountOrdersByAsset, assetMarket, sides, type ListedOrder } from '../order_book.js';
+import { accountOrdersByAsset, accountSides, assetMarket, sides, type ListedOrder } from '../order_book.js';
 import type { NodeServices } from '../services.js';
 import { arr, named, obj, str } from '../schema.js';
 import { AssetRecord, assetRecord } from '../views/asset.js';
@@ -62,7 +62,7 @@ export const exchangeRoutes = [
   }),
   route({
     method: 'GET', path: '/account/:account/open_orders',
-    doc: 'An account\'s open orders, per asset.',
+    doc: 'An account\'s open orders, per asset (by asset id); each side lists the orders in blocks by transaction id (pinHeight, then nonceId), then the pending ones likewise.',
     response: arr(MarketOrders),
     handler: onView(async ({ params, node }) => {
       const byAsset = await ordersOf(node, accountParam(params.account));
@@ -70,20 +70,20 @@ export const exchangeRoutes = [
       const out = [];
       for (const assetId of [...byAsset.keys()].sort((a, b) => (a < b ? -1 : 1))) {
         const asset = await assetById(s, assetId);
-        if (asset) out.push(marketOrdersView(asset, sides(byAsset.get(assetId)!)));
+        if (asset) out.push(marketOrdersView(asset, accountSides(byAsset.get(assetId)!)));
       }
       return out;
     }),
   }),
   route({
     method: 'GET', path: '/account/:account/open_orders/:asset',
-    doc: 'An account\'s open orders in one asset.',
+    doc: 'An account\'s open orders in one asset; each side lists the orders in blocks in the order they entered the book, then the pending ones by transaction id.',
     response: MarketOrders,
     handler: onView(async ({ params, node }) => {
       const account = accountParam(params.account);
       const asset = await resolveAsset(node, assetParam(params.asset));
       const byAsset = await ordersOf(node, account);
-      return marketOrdersView(asset, sides(byAsset.get(asset.id) ?? []));
+      return marketOrdersView(asset, accountSides(byAsset.get(asset.id) ?? [], true));
     }),
   }),
 ];

@@ -41,11 +41,13 @@ export const transactionRoutes = [
   }),
   route({
     method: 'GET', path: '/account/:account/mempool',
-    doc: 'The pending transactions an account has sent.',
+    doc: 'The pending transactions an account has sent, by transaction id (pinHeight, then nonceId), as the reference lists them.',
     response: arr(MempoolEntry),
     handler: async ({ params, node }) => {
       const a = await resolveAccount(node, accountParam(params.account));
-      return a.accountId === null ? [] : mempoolEntries(dbReader(node.db), node.mempool.pool.ofAccount(a.accountId).slice(0, MEMPOOL_LISTING_LIMIT));
+      if (a.accountId === null) return [];
+      const txs = node.mempool.pool.ofAccount(a.accountId).sort((x, y) => x.pinHeight - y.pinHeight || x.nonceId - y.nonceId);
+      return mempoolEntries(dbReader(node.db), txs.slice(0, MEMPOOL_LISTING_LIMIT));
     },
   }),
   route({

@@ -1,0 +1,933 @@
+#!/usr/bin/env node
+// Exchange differential against the reference node 0.10.3 (regtest build; /work/shared/reference):
+// our node (`--api=0.10`) and the reference run one regtest chain, connected over P2P on loopback.
+// A seeded random scenario of all seven transaction types, signed here with the project's own
+// signing code (ts/core, bundled at start with esbuild), is submitted to either node's
+// `POST /transaction/add` at random (so relay runs both ways); blocks are mined by our node
+// (`/debug/fakemine/:address`, or its `/chain/mine` + `/chain/append`) or by the reference
+// (`/chain/mine` + `/chain/append`, as the reference tools' mine.mjs) and the other follows.
+// After every block both nodes are asked the same questions and the answers compared with keys
+// sorted: head, the block, lookups of its transactions, every account's balances (coin, each
+// asset, each pool's shares: total, locked, mempool), open orders, account mempool and history,
+// each market, asset and richlist, the mempool and the transaction-id cache. Before every block the
+// pending side is compared too (mempool balances, lookups of the pending transactions).
+// A difference is printed as `DIFF <route> <json path>` with both values; differences that are a
+// documented print defect of the reference's JSON (table KNOWN below, each naming its line in
+// docs/reference-differences.md) are counted as "known". Ends with one SUMMARY line; exit 0 when no
+// difference was found and every scenario kind was covered.
+//
+// Usage: node scripts/defi-diff.mjs [--seed N] [--txs N] [--direction ours|ref|both] [--accounts N]
+//          [--ref PATH] [--port-base P] [--keep] [--verbose]
+// Needs `npm run build` (dist/node.mjs) and the reference binary (default
+// $TMPDIR/warthog-ref/regtest/build/src/node/wart-node, or $REF_BIN). Loopback only.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const OUR_DIR = resolve(process.env.OUR_DIR ?? join(HERE, '..'));
+const USAGE = `usage: node scripts/defi-diff.mjs [options]
+  --seed N              scenario seed (default: random, printed)
+  --txs N               transactions to get into blocks (default 60)
+  --direction D         who mines: ours (the reference follows), ref (ours follows) or both (default both)
+  --accounts N          keyed accounts, at least 4 (default 5)
+  --ref PATH            the reference binary (default $REF_BIN or $TMPDIR/warthog-ref/regtest/build/src/node/wart-node)
+  --port-base P         loopback ports P+1..P+4 (default random in 41000..41990; the reference moves to
+                        other ports of 41000..41999 when one of its ports is still held by a socket)
+  --keep                keep the work folder (kept anyway when a difference was found)
+  --verbose             print every transaction and block (and every difference, not the first 3 of each kind)
+  --hold                at the end keep both nodes running (for questions by hand) until Ctrl-C
+`;
+const { values: opt } = parseArgs({
+  options: {
+    seed: { type: 'string' }, txs: { type: 'string' }, direction: { type: 'string' }, accounts: { type: 'string' },
+    ref: { type: 'string' }, 'port-base': { type: 'string' }, keep: { type: 'boolean' }, verbose: { type: 'boolean' }, hold: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  },
+});
+if (opt.help) { process.stdout.write(USAGE); process.exit(0); }
+const SEED = opt.seed === undefined ? (Math.random() * 2 ** 31) >>> 0 : Number(opt.seed);
+const TXS = Number(opt.txs ?? 60);
+const DIRECTION = opt.direction ?? 'both';
+const N_ACCOUNTS = Number(opt.accounts ?? 5);
+const REF_BIN = opt.ref ?? process.env.REF_BIN ?? join(process.env.TMPDIR ?? '/tmp', 'warthog-ref/regtest/build/src/node/wart-node');
+const PORT_BASE = Number(opt['port-base'] ?? 41000 + 10 * Math.floor(Math.random() * 99));
+const VERBOSE = opt.verbose === true;
+if (!Number.isSafeInteger(SEED) || !(TXS > 0) || !['ours', 'ref', 'both'].includes(DIRECTION) || !(N_ACCOUNTS >= 4) || !Number.isInteger(PORT_BASE)) {
+  process.stderr.write(USAGE); process.exit(2);
+}
+for (const [f, what] of [[REF_BIN, 'the reference binary (--ref)'], [join(OUR_DIR, 'dist/node.mjs'), 'dist/node.mjs (npm run build)']]) {
+  if (!existsSync(f)) { console.error(`defi-diff: ${what} not found: ${f}`); process.exit(2); }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Known print defects of the reference's JSON. Each names the line of docs/reference-differences.md
+// that describes it (found by its `tag`; the runner stops if the document lacks it). A matcher sees
+// one differing leaf: { route, path (JSON path), ours, ref (texts), oursDoc, refDoc (parsed answers) }
+// and must only accept a difference in how a value is printed, never in the value itself.
+const DOC = 'docs/reference-differences.md';
+/** The steps of a JSON path `$.a.b[2].c`. */
+const stepsOf = (path) => (path.slice(1).match(/\.[A-Za-z0-9_]+|\[\d+\]/g) ?? []).map((x) => (x[0] === '.' ? x.slice(1) : Number(x.slice(1, -1))));
+/** The values along a path: [root, after step 1, …, the leaf]. */
+function along(doc, path) {
+  const out = [doc];
+  let v = doc;
+  for (const k of stepsOf(path)) { v = v?.[k]; out.push(v); }
+  return out;
+}
+const parentPath = (path) => path.replace(/(\.[A-Za-z0-9_]+|\[\d+\])$/, '');
+const isAmount = (o) => o && typeof o === 'object' && o.u64 instanceof Num && o.decimals instanceof Num && typeof o.str === 'string';
+/** For a leaf `….str` or `….decimals` of a token amount: both amounts, when their u64 values are equal. */
+function sameAmount(c) {
+  if (!/\.(str|decimals)$/.test(c.path)) return null;
+  const o = along(c.oursDoc, parentPath(c.path)).pop(), r = along(c.refDoc, parentPath(c.path)).pop();
+  return isAmount(o) && isAmount(r) && o.u64.t === r.u64.t ? { o, r } : null;
+}
+/** The decimals of the asset nearest to the leaf (its order's, transaction's or market's asset). */
+function assetDecimalsNear(doc, path) {
+  for (const o of along(doc, path).reverse()) {
+    if (!o || typeof o !== 'object') continue;
+    for (const a of [o.baseAsset, o.asset, o.data?.baseAsset, o.data?.asset, o.transaction?.data?.baseAsset, o.transaction?.data?.asset]) {
+      if (a && a.decimals instanceof Num) return Number(a.decimals.t);
+    }
+  }
+  return null;
+}
+/** Ours in 8 decimals, the reference in the asset's. */
+const assetDecimalsInstead = (c) => {
+  const p = sameAmount(c);
+  return p !== null && p.o.decimals.t === '8' && Number(p.r.decimals.t) === assetDecimalsNear(c.refDoc, c.path) && p.r.decimals.t !== '8';
+};
+/** The transaction object (`{transaction: {data, …}}`) the leaf is inside, in `doc`. */
+const txAround = (doc, path) => along(doc, path).reverse().find((o) => o && typeof o === 'object' && o.transaction?.data);
+const KNOWN = [
+  {
+    id: 'buy-amounts', tag: '**buy-amounts**',
+    match: (c) => (/(wartToAssetSwaps\[\d+\]\.(amount|filled)|\.processed\.remaining)\.(str|decimals)$/.test(c.path))
+      && (/wartToAssetSwaps/.test(c.path) || txAround(c.oursDoc, c.path)?.transaction.data.buy === true) && assetDecimalsInstead(c),
+  },
+  {
+    id: 'uninitialised-remaining', tag: '**uninitialised-remaining**',
+    match: (c) => /\.processed\.remaining\.(str|u64|decimals)$/.test(c.path) && along(c.refDoc, parentPath(c.path)).pop()?.str === '',
+  },
+  {
+    id: 'pending-remaining', tag: '**pending-remaining**',
+    match: (c) => c.route.startsWith('/transaction/lookup/') && c.path === '$.data.transaction.processed' && c.ours === 'null'
+      && c.refDoc.data?.mined === null && c.refDoc.data?.transaction?.processed?.remaining?.u64?.t === '0',
+  },
+  {
+    id: 'share-transfers', tag: '**share-transfers**',
+    match: (c) => {
+      const t = txAround(c.oursDoc, c.path);
+      if (t?.transaction.data.isLiquidity !== true || !/\.transaction\.data\.(isLiquidity|tokenSpec|amount\.str|amount\.decimals)$/.test(c.path)) return false;
+      if (c.path.endsWith('.isLiquidity')) return c.ours === 'true' && c.ref === 'false';
+      if (c.path.endsWith('.tokenSpec')) return /^"liquidity:[0-9a-f]{64}"$/.test(c.ours) && c.ref === c.ours.replace('liquidity:', 'asset:');
+      return assetDecimalsInstead(c);
+    },
+  },
+  {
+    id: 'share-amounts', tag: '**share-amounts**',
+    match: (c) => /\.(sharesReceived|sharesRedeemed)\.(str|decimals)$/.test(c.path) && assetDecimalsInstead(c),
+  },
+  {
+    id: 'early-hashrate', tag: '**early-hashrate**',
+    match: (c) => ((c.route === '/chain/head' && c.path === '$.data.chainHead.hashrate') || (/^\/chain\/hashrate\/\d+$/.test(c.route) && c.path === '$.data.estimate'))
+      && chainHeight <= 720 && /^\d+$/.test(c.ours) && /^\d+$/.test(c.ref) && BigInt(c.ref) > BigInt(c.ours),
+  },
+  {
+    id: 'zero-balance-decimals', tag: '**zero-balance-decimals**',
+    match: (c) => /^\/account\/[^/]+\/balance\//.test(c.route) && c.path.endsWith('.decimals') && c.ref === '0'
+      && along(c.oursDoc, parentPath(c.path)).pop()?.u64?.t === '0' && along(c.refDoc, parentPath(c.path)).pop()?.u64?.t === '0',
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Processes, work folder, logging.
+const work = mkdtempSync(join(tmpdir(), 'defi-diff-'));
+const kids = [];
+const stopAll = () => { for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); };
+process.on('exit', stopAll);
+process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const say = (line) => process.stdout.write(line + '\n');
+const vsay = (line) => { if (VERBOSE) say(line); };
+function start(label, cmd, args, env = {}, quietStart = false) {
+  const fd = openSync(join(work, `${label}.log`), 'a');
+  const t0 = Date.now();
+  const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  kids.push(c);
+  c.on('exit', (code, sig) => {
+    if (finished || (quietStart && Date.now() - t0 < 15000)) return;
+    reportEvent(`${label} exited`, `${label} exited (${code ?? sig}); log ${join(work, `${label}.log`)}`);
+  });
+  return c;
+}
+let finished = false;
+
+// ---------------------------------------------------------------------------------------------
+// JSON with exact numbers: numbers are kept as their text (class Num), so u64 values and the
+// printed form of doubles are compared exactly; bigint is written as digits.
+class Num { constructor(t) { this.t = t; } }
+function parseJson(text) {
+  let i = 0;
+  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
+  const fail = () => { throw new SyntaxError(`bad JSON at ${i}: ${text.slice(Math.max(0, i - 20), i + 20)}`); };
+  const value = () => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++; const o = {}; ws();
+      if (text[i] === '}') { i++; return o; }
+      for (;;) {
+        ws(); if (text[i] !== '"') fail();
+        const k = str(); ws(); if (text[i++] !== ':') fail();
+        o[k] = value(); ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === '}') { i++; return o; }
+        fail();
+      }
+    }
+    if (c === '[') {
+      i++; const a = []; ws();
+      if (text[i] === ']') { i++; return a; }
+      for (;;) {
+        a.push(value()); ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === ']') { i++; return a; }
+        fail();
+      }
+    }
+    if (c === '"') return str();
+    const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
+    if (m) { i += m[0].length; return new Num(m[0]); }
+    for (const [w, v] of [['true', true], ['false', false], ['null', null]]) if (text.startsWith(w, i)) { i += w.length; return v; }
+    return fail();
+  };
+  const str = () => {
+    const m = /^"(?:[^"\\]|\\.)*"/s.exec(text.slice(i));
+    if (!m) fail();
+    i += m[0].length;
+    return JSON.parse(m[0]);
+  };
+  const v = value(); ws();
+  if (i !== text.length) fail();
+  return v;
+}
+function writeJson(v) {
+  if (v instanceof Num) return v.t;
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return `[${v.map(writeJson).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${writeJson(v[k])}`).join(',')}}`;
+  return JSON.stringify(v);
+}
+const sortedJson = (v) => (v && typeof v === 'object' && !(v instanceof Num) && !Array.isArray(v)
+  ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`).join(',')}}`
+  : Array.isArray(v) ? `[${v.map(sortedJson).join(',')}]` : writeJson(v));
+const big = (v) => (v instanceof Num ? BigInt(v.t) : typeof v === 'bigint' ? v : BigInt(v ?? 0));
+const numOf = (v) => (v instanceof Num ? Number(v.t) : Number(v));
+
+// ---------------------------------------------------------------------------------------------
+// HTTP.
+const OURS = { name: 'ours', rpc: `127.0.0.1:${PORT_BASE + 1}`, p2p: `127.0.0.1:${PORT_BASE + 2}` };
+const REF = { name: 'ref', rpc: `127.0.0.1:${PORT_BASE + 3}`, p2p: `127.0.0.1:${PORT_BASE + 4}` };
+const NODES = [OURS, REF];
+const other = (n) => (n === OURS ? REF : OURS);
+async function http(node, method, path, body) {
+  try {
+    const r = await fetch(`http://${node.rpc}${path}`, { method, body, headers: body ? { 'content-type': 'application/json' } : {}, signal: AbortSignal.timeout(20000) });
+    const text = await r.text();
+    let json;
+    try { json = parseJson(text); } catch { json = { $unparsed: text.slice(0, 300) }; }
+    return { status: r.status, text, json };
+  } catch (e) {
+    return { status: 0, text: String(e), json: { $error: String(e.cause?.code ?? e.message ?? e) } };
+  }
+}
+const get = (node, path) => http(node, 'GET', path);
+const codeOf = (j) => (j && j.code instanceof Num ? Number(j.code.t) : null);
+const dataOf = (r) => (codeOf(r.json) === 0 ? r.json.data : undefined);
+
+// ---------------------------------------------------------------------------------------------
+// Signing with the project's code: a small entry over ts/core and ts/kernel, bundled with the
+// checkout's own esbuild.
+async function loadSigner() {
+  const esbuild = createRequire(join(OUR_DIR, 'package.json'))('esbuild');
+  const out = join(work, 'sign.mjs');
+  await esbuild.build({
+    stdin: {
+      contents: [
+        "export { txHash, assetNameBytes } from './ts/core/transaction.ts';",
+        "export { signDigest, addressOfPrivateKey, isValidPrivateKey } from './ts/core/keys.ts';",
+        "export { formatAddress } from './ts/core/address.ts';",
+        "export { toHex, fromHexExact } from './ts/core/hex.ts';",
+        "export { initKernel } from './ts/kernel/instance.ts';",
+        "export { fee16Decode, fee16Encode } from './ts/kernel/fee16.ts';",
+      ].join('\n'),
+      resolveDir: OUR_DIR, loader: 'ts', sourcefile: 'defi-diff-sign.ts',
+    },
+    bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: out, logLevel: 'error',
+  });
+  const m = await import(pathToFileURL(out).href);
+  await m.initKernel();
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeded randomness (xorshift128+ seeded through SHA-256).
+const seedBytes = createHash('sha256').update(`defi-diff:${SEED}`).digest();
+let s0 = seedBytes.readBigUInt64BE(0), s1 = seedBytes.readBigUInt64BE(8);
+const M64 = (1n << 64n) - 1n;
+function next64() {
+  let x = s0; const y = s1; s0 = y;
+  x ^= (x << 23n) & M64; x ^= x >> 17n; x ^= y ^ (y >> 26n); s1 = x;
+  return (s0 + s1) & M64;
+}
+const rnd = () => Number(next64() >> 11n) / 2 ** 53;
+const rint = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
+const pick = (a) => a[Math.floor(rnd() * a.length)];
+const chance = (p) => rnd() < p;
+/** A bigint in [lo, hi]. */
+function rbig(lo, hi) {
+  if (hi <= lo) return lo;
+  const span = hi - lo + 1n;
+  let r = 0n;
+  for (let i = 0; i < 2; i++) r = (r << 64n) | next64();
+  return lo + (r % span);
+}
+/** A random share in [lo, hi] (fractions) of x. */
+const part = (x, lo, hi) => (x * BigInt(Math.floor((lo + rnd() * (hi - lo)) * 1e6))) / 1000000n;
+
+// ---------------------------------------------------------------------------------------------
+// Differences.
+let comparisons = 0, diffCount = 0, knownCount = 0;
+const knownSeen = new Map();
+const diffRoutes = new Map(); // pattern → count
+const short = (s) => (s.length > 400 ? s.slice(0, 400) + '…' : s);
+function leafDiffs(a, b, path, out) {
+  const isObj = (v) => v && typeof v === 'object' && !(v instanceof Num) && !Array.isArray(v);
+  if (isObj(a) && isObj(b)) {
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      if (!(k in a)) out.push({ path: `${path}.${k}`, ours: '(absent)', ref: sortedJson(b[k]) });
+      else if (!(k in b)) out.push({ path: `${path}.${k}`, ours: sortedJson(a[k]), ref: '(absent)' });
+      else leafDiffs(a[k], b[k], `${path}.${k}`, out);
+    }
+    return;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) { out.push({ path: `${path}.length`, ours: String(a.length), ref: String(b.length), oursV: a, refV: b }); return; }
+    a.forEach((x, i) => leafDiffs(x, b[i], `${path}[${i}]`, out));
+    return;
+  }
+  const sa = sortedJson(a), sb = sortedJson(b);
+  if (sa !== sb) out.push({ path, ours: sa, ref: sb });
+}
+const routeKeyOf = (path) => path.replace(/[0-9a-f]{48,64}/g, ':x').replace(/\/\d+/g, '/:n');
+const PRINT_PER_PATTERN = 3;
+/** Counts a difference; prints the first few of each (route, JSON path) pattern (all with --verbose). */
+function report(label, path, d) {
+  diffCount++;
+  const pattern = `${routeKeyOf(path)} ${d.path.replace(/\[\d+\]/g, '[]')}`;
+  const n = (diffRoutes.get(pattern) ?? 0) + 1;
+  diffRoutes.set(pattern, n);
+  if (n <= PRINT_PER_PATTERN || VERBOSE) say(`DIFF ${label} ${path} ${d.path}\n  ours: ${short(d.ours)}\n  ref:  ${short(d.ref)}`);
+  else if (n === PRINT_PER_PATTERN + 1) say(`DIFF (further differences of the pattern ${pattern} are counted, not printed)`);
+}
+/** A difference outside the answers' comparison (relay, refusals, the chain itself). */
+function reportEvent(pattern, text) {
+  diffCount++;
+  diffRoutes.set(pattern, (diffRoutes.get(pattern) ?? 0) + 1);
+  say(`DIFF ${text}`);
+}
+/**
+ * `/transaction/mempool` lists by fee, highest first; among equal fees the reference lists the
+ * newest arrival first, and arrival order differs between two nodes (each gets the other's
+ * transactions later): equal-fee runs are compared as sets (ordered by hash), the fee order itself
+ * is checked on each side.
+ */
+function feeOrdered(label, path, node, doc) {
+  const list = doc?.data;
+  if (!Array.isArray(list)) return doc;
+  const fee = (e) => big(e.transaction?.signedCommon?.fee?.E8);
+  for (let i = 1; i < list.length; i++) {
+    if (fee(list[i]) > fee(list[i - 1])) { report(label, path, { path: `$.data[${i}] (fee order)`, ours: node === OURS ? 'a higher fee after a lower one' : 'fee descending', ref: node === REF ? 'a higher fee after a lower one' : 'fee descending' }); break; }
+  }
+  const sorted = [...list].sort((a, b) => (fee(b) > fee(a) ? 1 : fee(b) < fee(a) ? -1 : String(a.transaction?.hash).localeCompare(String(b.transaction?.hash))));
+  return { ...doc, data: sorted };
+}
+/** Compares one answer of both nodes; returns the parsed pair. */
+async function compareRoute(label, path, { refPath = path } = {}) {
+  const [o, r] = await Promise.all([get(OURS, path), get(REF, refPath)]);
+  comparisons++;
+  if (path === '/transaction/mempool') { o.json = feeOrdered(label, path, OURS, o.json); r.json = feeOrdered(label, path, REF, r.json); }
+  const leaves = [];
+  if (codeOf(o.json) !== codeOf(r.json) || o.status !== r.status) leaves.push({ path: '$ (status, code)', ours: `HTTP ${o.status} ${o.text}`, ref: `HTTP ${r.status} ${r.text}` });
+  else leafDiffs(o.json, r.json, '$', leaves);
+  for (const d of leaves) {
+    const k = KNOWN.find((e) => e.match({ route: path, ...d, oursDoc: o.json, refDoc: r.json }));
+    if (k) { knownCount++; knownSeen.set(k.id, (knownSeen.get(k.id) ?? 0) + 1); continue; }
+    report(label, path, d);
+  }
+  return [o, r];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Nodes.
+async function waitUp(node, ms = 60000, proc = null) {
+  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(300)) {
+    if (dataOf(await get(node, '/chain/head'))) return true;
+    if (proc && proc.exitCode !== null) return false;
+  }
+  throw new Error(`${node.name} did not answer on ${node.rpc}`);
+}
+/** Local TCP ports in use in any state (a TIME_WAIT client socket on a port makes the reference's bind fail). */
+function portsInUse() {
+  const used = new Set();
+  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    try { for (const l of readFileSync(f, 'utf8').split('\n').slice(1)) { const m = /^\s*\d+:\s+[0-9A-F]+:([0-9A-F]{4})/.exec(l); if (m) used.add(parseInt(m[1], 16)); } } catch {}
+  }
+  return used;
+}
+/**
+ * Two ports for `node` (RPC, P2P): the given ones, unless a socket holds one of them (the machine's
+ * ephemeral ports include this range, so a client connection may), then a free pair in 41000..41999.
+ */
+function choosePorts(node, rpc, p2p, fresh) {
+  const used = portsInUse();
+  const taken = new Set([...NODES.filter((n) => n !== node).flatMap((n) => [n.rpc, n.p2p].map((a) => Number(a.split(':')[1])))]);
+  const free = (p) => p >= 41000 && p <= 41999 && !used.has(p) && !taken.has(p);
+  if (fresh || !free(rpc) || !free(p2p)) { do rpc = 41000 + 2 * Math.floor(Math.random() * 500); while (!free(rpc) || !free(rpc + 1)); p2p = rpc + 1; }
+  node.rpc = `127.0.0.1:${rpc}`; node.p2p = `127.0.0.1:${p2p}`;
+}
+/** Starts a node, again on other ports when it stops at start (its log's last line says why). */
+async function startNode(node, label, launch) {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    choosePorts(node, PORT_BASE + (node === OURS ? 1 : 3), PORT_BASE + (node === OURS ? 2 : 4), attempt > 0);
+    const proc = launch();
+    if (await waitUp(node, 60000, proc)) return;
+    say(`defi-diff: ${label} stopped at start (${readFileSync(join(work, `${label}.log`), 'utf8').trim().split('\n').pop()}); again on other ports`);
+  }
+  throw new Error(`${label} did not start`);
+}
+const startOurs = () => startNode(OURS, 'ours', () => start('ours', process.execPath,
+  [join(OUR_DIR, 'dist/node.mjs'), '--regtest', '--api=0.10', `--rpc=${OURS.rpc}`, `--bind=${OURS.p2p}`, `--datadir=${join(work, 'ours-data')}`], {}, true));
+/** The reference: HOME with `.warthog/`, `--testnet` (its regtest build) and `--connect` to ours, loopback only. */
+function startRef() {
+  const home = join(work, 'ref-home');
+  mkdirSync(join(home, '.warthog'), { recursive: true });
+  return startNode(REF, 'ref', () => start('ref', REF_BIN, ['--testnet', `--rpc=${REF.rpc}`, `--bind=${REF.p2p}`, `--connect=${OURS.p2p}`], { HOME: home }, true));
+}
+async function head(node) {
+  const d = dataOf(await get(node, '/chain/head'));
+  const h = d?.chainHead ?? d;
+  return h ? { height: numOf(h.height), hash: h.hash, pinHeight: numOf(h.pinHeight), pinHash: h.pinHash } : null;
+}
+async function waitSynced(ms = 60000) {
+  let a, b;
+  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) {
+    [a, b] = await Promise.all([head(OURS), head(REF)]);
+    if (a && b && a.hash === b.hash) return a;
+  }
+  return { diverged: true, ours: a, ref: b };
+}
+
+const prefixed = (hex) => (hex.length / 2).toString(16).padStart(8, '0') + hex;
+/**
+ * Mines one block on `node` with `/chain/mine` + `/chain/append`; returns the append answer. The
+ * reference's append parses the body as u32 length + bytes while its template gives the raw body
+ * (mine.mjs in the reference tools): a plain body refused with code 89 is sent again prefixed.
+ */
+async function mineByTemplate(node, address) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const t = dataOf(await get(node, `/chain/mine/${address}`));
+    if (!t) throw new Error(`${node.name} /chain/mine failed`);
+    const header = Buffer.from(t.header, 'hex');
+    for (let nonce = 0; nonce < 40; nonce++) {
+      header.writeUInt32BE((nonce + attempt * 1000) >>> 0, 76);
+      const r = await http(node, 'POST', '/chain/append', JSON.stringify({ height: numOf(t.height), header: header.toString('hex'), body: node.prefixBody ? prefixed(t.body) : t.body, worker: 'defi-diff' }));
+      if (codeOf(r.json) === 0) return r;
+      if (codeOf(r.json) === 89 && !node.prefixBody) { node.prefixBody = true; nonce--; continue; }
+      if (codeOf(r.json) === 89) throw new Error(`${node.name} refused its own template body: ${r.text}`);
+    }
+  }
+  throw new Error(`${node.name}: no block appended after 800 nonces`);
+}
+const appendAnswers = new Map();
+/** Mines one block paying `address`; `how` is 'ours-fakemine', 'ours-template' or 'ref-template'. */
+async function mine(how, address) {
+  if (how === 'ours-fakemine') {
+    const r = await get(OURS, `/debug/fakemine/${address}`);
+    if (codeOf(r.json) !== 0) throw new Error(`our fakemine failed: ${r.text}`);
+    return;
+  }
+  const node = how === 'ours-template' ? OURS : REF;
+  const r = await mineByTemplate(node, address);
+  appendAnswers.set(node.name, r.text);
+}
+function minerFor() {
+  if (DIRECTION === 'ours') return chance(0.8) ? 'ours-fakemine' : 'ours-template';
+  if (DIRECTION === 'ref') return 'ref-template';
+  return chance(0.5) ? 'ref-template' : chance(0.7) ? 'ours-fakemine' : 'ours-template';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scenario.
+let S; // the signing module
+const accounts = [];
+const assets = []; // { hash, name, decimals, supply }
+const sent = new Map(); // txHash → { kind, type, from, pinHeight, nonceId, node, mined, ... }
+const minedByType = {};
+const coverage = Object.fromEntries(['coin', 'coinNewAccount', 'assetCreate', 'assetTransfer', 'sharesTransfer', 'buy', 'sell', 'crossBook', 'crossPool', 'partialFill',
+  'ordersInOneBlock', 'cancelResting', 'cancelFilled', 'depositFirst', 'depositMore', 'withdraw'].map((k) => [k, 0]));
+let refusedSame = 0;
+let blocks = 0;
+let chainHeight = 0; // the height both nodes agree on, after the last block
+
+function keyOf(i) {
+  for (let j = 0; ; j++) {
+    const sk = createHash('sha256').update(`defi-diff key ${SEED} ${i} ${j}`).digest();
+    if (S.isValidPrivateKey(sk)) return new Uint8Array(sk);
+  }
+}
+
+/** The reference's request JSON (create_transaction.hpp names); ours accepts every generation's names. */
+function requestBody(payload, c, signature) {
+  const common = { type: payload.type === 'coinTransfer' ? 'wartTransfer' : payload.type, pinHeight: c.pinHeight, nonceId: c.nonceId, feeE8: c.feeE8 };
+  const p = payload, hex = S.toHex, addr = (a) => S.formatAddress(a);
+  const body = {
+    coinTransfer: () => ({ toAddr: addr(p.toAddress), wartE8: p.amount }),
+    tokenTransfer: () => ({ assetHash: hex(p.assetHash), isLiquidity: p.isLiquidity, toAddr: addr(p.toAddress), amountU64: p.amount }),
+    limitSwap: () => ({ assetHash: hex(p.assetHash), isBuy: p.isBuy, amountU64: p.amount, limit: hex(p.limit) }),
+    liquidityDeposit: () => ({ assetHash: hex(p.assetHash), amountU64: p.base, wartE8: p.quote }),
+    liquidityWithdrawal: () => ({ assetHash: hex(p.assetHash), amountE8: p.shares }),
+    cancelation: () => ({ cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId }),
+    assetCreation: () => ({ name: String.fromCharCode(...p.name.filter((b) => b !== 0)), supplyU64: p.supply, decimals: p.precision }),
+  }[p.type]();
+  return writeJson({ ...common, ...body, signature65: hex(signature) });
+}
+
+/** The 3-byte limit price nearest below `raw` (coin E8 per smallest asset unit), clamped to the grid. */
+function priceBytes(raw) {
+  let e2 = Math.floor(Math.log2(raw)) - 15;
+  let m = Math.floor(raw / 2 ** e2);
+  while (m > 0xffff) { m = Math.floor(m / 2); e2++; }
+  while (m < 0x8000) { m *= 2; e2--; }
+  let e = e2 + 79;
+  if (e < 0) { m = 0x8000; e = 0; }
+  if (e > 127) { m = 0xffff; e = 127; }
+  return Uint8Array.of(m >> 8, m & 0xff, e);
+}
+const rawOfPrice = (b) => ((b[0] << 8) | b[1]) * 2 ** (b[2] - 79);
+
+/** What the generator knows, read from our node (both nodes agree on it unless a DIFF was printed). */
+async function snapshot() {
+  const st = { coin: [], asset: [], shares: [], orders: [], markets: [] };
+  await Promise.all(accounts.map(async (a, i) => {
+    const c = dataOf(await get(OURS, `/account/${a.address}/wart_balance`));
+    const w = c?.wart ?? c?.coin;
+    st.coin[i] = w ? big(w.total.E8) - big(w.locked.E8) - big(w.mempool.E8) : 0n;
+    st.asset[i] = []; st.shares[i] = [];
+    await Promise.all(assets.map(async (as, j) => {
+      for (const [kind, arr] of [['asset', st.asset[i]], ['liquidity', st.shares[i]]]) {
+        const b = dataOf(await get(OURS, `/account/${a.address}/balance/${kind}:${as.hash}`))?.balance;
+        arr[j] = b ? big(b.total.u64) - big(b.locked.u64) - big(b.mempool.u64) : 0n;
+      }
+    }));
+    const oo = dataOf(await get(OURS, `/account/${a.address}/open_orders`));
+    st.orders[i] = [];
+    for (const m of Array.isArray(oo) ? oo : []) {
+      for (const o of [...(m.wartToAssetSwaps ?? []), ...(m.assetToWartSwaps ?? [])]) if (!o.inMempool) st.orders[i].push(o.txHash);
+    }
+  }));
+  await Promise.all(assets.map(async (as, j) => {
+    const m = dataOf(await get(OURS, `/dex/market/${as.hash}`));
+    const pool = m?.liquidityPool;
+    const base = pool ? big(pool.asset.u64) : 0n, quote = pool ? big(pool.wart.E8) : 0n;
+    const bids = (m?.wartToAssetSwaps ?? []).map((o) => rawOfPrice(Buffer.from(o.limit.hex, 'hex')));
+    const asks = (m?.assetToWartSwaps ?? []).map((o) => rawOfPrice(Buffer.from(o.limit.hex, 'hex')));
+    st.markets[j] = { base, quote, bids, asks };
+  }));
+  return st;
+}
+
+let nameCounter = 0;
+/**
+ * Builds one transaction of a kind feasible now (preferring kinds not yet covered), updating the
+ * snapshot for what it spends. Returns { kind, payload, from } or null.
+ */
+function generate(st, batch) {
+  const fee = st.fee;
+  const n = accounts.length;
+  const withCoin = (min) => [...Array(n).keys()].filter((i) => st.coin[i] >= min + fee);
+  const holders = (arr, j) => [...Array(n).keys()].filter((i) => (arr[i]?.[j] ?? 0n) > 0n);
+  const others = (i) => [...Array(n).keys()].filter((k) => k !== i);
+  const gens = {
+    coin: () => {
+      const f = withCoin(200000n); if (!f.length) return null;
+      const i = pick(f);
+      const newAcc = [...Array(n).keys()].find((k) => !accounts[k].known);
+      const to = newAcc !== undefined && newAcc !== i && chance(0.5) ? newAcc : pick(others(i));
+      const amount = rbig(1n, st.coin[i] - fee) / (chance(0.5) ? 10n : 3n) + 1n;
+      st.coin[i] -= amount + fee;
+      return { kind: accounts[to].known ? 'coin' : 'coinNewAccount', from: i, to, payload: { type: 'coinTransfer', toAddress: accounts[to].raw, amount } };
+    },
+    assetCreate: () => {
+      if (assets.length + batch.filter((b) => b.kind === 'assetCreate').length >= 4) return null;
+      const f = withCoin(0n); if (!f.length) return null;
+      const i = pick(f);
+      const decimals = pick([0, 1, 2, 3, 4, 6, 8, 8, 12, 18]);
+      let supply;
+      if (decimals === 0 && chance(0.3)) supply = M64; // the largest supply, printed exactly
+      else if (decimals === 18) supply = BigInt(rint(10, 18)) * 10n ** 18n;
+      else supply = BigInt(rint(1000, 5000000)) * 10n ** BigInt(decimals);
+      const name = `${'ABCDEFGHJKMNPQRSTUVWXYZ'[rint(0, 22)]}${String.fromCharCode(65 + (SEED % 26))}${(nameCounter++).toString(36).toUpperCase()}`.slice(0, 5);
+      st.coin[i] -= fee;
+      return { kind: 'assetCreate', from: i, name, decimals, supply, payload: { type: 'assetCreation', supply, precision: decimals, name: S.assetNameBytes(name) } };
+    },
+    assetTransfer: () => tokenTransfer(false),
+    sharesTransfer: () => tokenTransfer(true),
+    buy: () => order(true),
+    sell: () => order(false),
+    cancelResting: () => {
+      const c = [];
+      for (let i = 0; i < n; i++) if (st.coin[i] >= fee) for (const h of st.orders[i]) if (sent.has(h) && !batch.some((b) => b.cancels === h)) c.push([i, h]);
+      if (!c.length) return null;
+      const [i, h] = pick(c);
+      st.coin[i] -= fee;
+      const o = sent.get(h);
+      return { kind: 'cancelResting', from: i, cancels: h, payload: { type: 'cancelation', cancelHeight: o.pinHeight, cancelNonceId: o.nonceId } };
+    },
+    cancelFilled: () => {
+      const c = [];
+      for (const [h, o] of sent) if (o.type === 'limitSwap' && o.mined && !st.orders[o.from].includes(h) && st.coin[o.from] >= fee && !o.canceled) c.push(h);
+      if (!c.length) return null;
+      const h = pick(c), o = sent.get(h);
+      st.coin[o.from] -= fee;
+      o.canceled = true;
+      return { kind: 'cancelFilled', from: o.from, cancels: h, payload: { type: 'cancelation', cancelHeight: o.pinHeight, cancelNonceId: o.nonceId } };
+    },
+    depositFirst: () => deposit(true),
+    depositMore: () => deposit(false),
+    withdraw: () => {
+      const c = [];
+      assets.forEach((as, j) => holders(st.shares, j).forEach((i) => { if (st.coin[i] >= fee) c.push([i, j]); }));
+      if (!c.length) return null;
+      const [i, j] = pick(c);
+      const shares = chance(0.15) ? st.shares[i][j] : part(st.shares[i][j], 0.05, 0.7) || 1n;
+      st.shares[i][j] -= shares; st.coin[i] -= fee;
+      return { kind: 'withdraw', from: i, payload: { type: 'liquidityWithdrawal', assetHash: Buffer.from(assets[j].hash, 'hex'), shares } };
+    },
+  };
+  function tokenTransfer(isLiquidity) {
+    const arr = isLiquidity ? st.shares : st.asset;
+    const c = [];
+    assets.forEach((as, j) => holders(arr, j).forEach((i) => { if (st.coin[i] >= fee) c.push([i, j]); }));
+    if (!c.length) return null;
+    const [i, j] = pick(c);
+    const to = pick(others(i));
+    const amount = chance(0.1) ? arr[i][j] : part(arr[i][j], 0.01, 0.5) || 1n;
+    arr[i][j] -= amount; st.coin[i] -= fee;
+    return { kind: isLiquidity ? 'sharesTransfer' : 'assetTransfer', from: i, to, payload: { type: 'tokenTransfer', assetHash: Buffer.from(assets[j].hash, 'hex'), isLiquidity, toAddress: accounts[to].raw, amount } };
+  }
+  function order(isBuy) {
+    const c = [];
+    assets.forEach((as, j) => {
+      for (let i = 0; i < n; i++) {
+        if (isBuy ? st.coin[i] >= fee + 100000n : st.asset[i][j] > 0n && st.coin[i] >= fee) c.push([i, j]);
+      }
+    });
+    if (!c.length) return null;
+    const [i, j] = pick(c);
+    const m = st.markets[j], as = assets[j];
+    // The reference price: the pool's, else the book's middle, else an arbitrary one.
+    let ref = m.base > 0n && m.quote > 0n ? Number(m.quote) / Number(m.base) : 0;
+    const best = isBuy ? Math.min(...m.asks) : Math.max(...m.bids);
+    if (!ref && Number.isFinite(best) && best > 0) ref = best;
+    if (!ref) ref = (10 ** (rnd() * 3 - 3) * 1e8) / 10 ** as.decimals;
+    let raw = ref * 2 ** (rnd() * 2 - 1); // half to twice the reference
+    let kind = isBuy ? 'buy' : 'sell';
+    if (Number.isFinite(best) && best > 0 && chance(0.35)) { raw = isBuy ? best * (1 + rnd() * 0.3) : best * (1 - rnd() * 0.3); }
+    const limit = priceBytes(raw);
+    let amount;
+    if (isBuy) { amount = part(st.coin[i] - fee, 0.02, 0.35) || 1n; st.coin[i] -= amount + fee; }
+    else { amount = chance(0.1) ? st.asset[i][j] : part(st.asset[i][j], 0.01, 0.4) || 1n; st.asset[i][j] -= amount; st.coin[i] -= fee; }
+    (isBuy ? m.bids : m.asks).push(rawOfPrice(limit));
+    return { kind, from: i, asset: j, payload: { type: 'limitSwap', assetHash: Buffer.from(as.hash, 'hex'), isBuy, amount, limit } };
+  }
+  function deposit(first) {
+    const c = [];
+    assets.forEach((as, j) => {
+      const empty = st.markets[j].base === 0n && !batch.some((b) => b.kind === 'depositFirst' && b.asset === j);
+      if (empty !== first) return;
+      holders(st.asset, j).forEach((i) => { if (st.coin[i] >= fee + 1000000n) c.push([i, j]); });
+    });
+    if (!c.length) return null;
+    const [i, j] = pick(c);
+    const m = st.markets[j];
+    const base = part(st.asset[i][j], 0.05, 0.5) || 1n;
+    let quote;
+    if (!first && m.base > 0n && chance(0.7)) quote = (base * m.quote) / m.base; // about the pool's ratio
+    else quote = part(st.coin[i] - fee, 0.05, 0.4);
+    if (quote > st.coin[i] - fee) quote = st.coin[i] - fee;
+    if (quote <= 0n) quote = 1n;
+    st.asset[i][j] -= base; st.coin[i] -= quote + fee;
+    if (first) { m.base = base; m.quote = quote; }
+    return { kind: first ? 'depositFirst' : 'depositMore', from: i, asset: j, payload: { type: 'liquidityDeposit', assetHash: Buffer.from(assets[j].hash, 'hex'), base, quote } };
+  }
+  // Uncovered kinds first, then weighted random kinds.
+  const weights = { coin: 3, assetCreate: assets.length < 2 ? 4 : 0.4, assetTransfer: 2, sharesTransfer: 1.2, buy: 5, sell: 5, cancelResting: 1.5, cancelFilled: 0.8, depositFirst: 3, depositMore: 1.5, withdraw: 1.2 };
+  const uncovered = Object.keys(gens).filter((k) => coverage[k] === 0 && !batch.some((b) => b.kind === k));
+  for (const k of uncovered.sort(() => rnd() - 0.5)) if (chance(0.6)) { const r = gens[k](); if (r) return r; }
+  for (let tries = 0; tries < 12; tries++) {
+    const total = Object.values(weights).reduce((x, y) => x + y, 0);
+    let r = rnd() * total, k;
+    for (k of Object.keys(weights)) { r -= weights[k]; if (r <= 0) break; }
+    const t = gens[k]();
+    if (t) return t;
+  }
+  return null;
+}
+
+/** Signs and submits one generated transaction to a random node; on refusal asks the other too. */
+async function submit(t, pins) {
+  const node = chance(0.5) ? OURS : REF;
+  const pin = pins[node.name];
+  const nonceId = Number(next64() & 0xffffffffn);
+  const feeCode = pins.feeCode + (chance(0.3) ? rint(1, 30) : 0);
+  const feeE8 = S.fee16Decode(feeCode);
+  const c = { pinHash: Buffer.from(pin.pinHash, 'hex'), pinHeight: pin.pinHeight, nonceId, feeE8 };
+  const hash = S.toHex(S.txHash(c, t.payload));
+  const sig = S.signDigest(S.txHash(c, t.payload), accounts[t.from].sk);
+  const body = requestBody(t.payload, c, sig);
+  const r = await http(node, 'POST', '/transaction/add', body);
+  const rec = { ...t, type: t.payload.type, hash, pinHeight: pin.pinHeight, nonceId, node: node.name, body, mined: null };
+  vsay(`tx ${t.kind} ${hash.slice(0, 12)} from #${t.from} to ${node.name}: ${r.text.slice(0, 160)}`);
+  if (codeOf(r.json) === 0) {
+    const echoed = r.json.data?.txHash;
+    if (echoed !== undefined && echoed !== hash) reportEvent('POST /transaction/add txHash', `${node.name} reports hash ${echoed} for ${t.kind} ${hash}`);
+    sent.set(hash, rec);
+    return rec;
+  }
+  // Refused: the other node must refuse it the same way (same error code).
+  const r2 = await http(other(node), 'POST', '/transaction/add', body);
+  comparisons++;
+  if (codeOf(r2.json) !== codeOf(r.json)) {
+    reportEvent(`POST /transaction/add ${t.kind} refused by one`, `POST /transaction/add (${t.kind} ${hash}) refused by ${node.name} only\n  ${node.name}: ${r.text}\n  ${other(node).name}: ${r2.text}\n  body: ${body}`);
+    if (codeOf(r2.json) === 0) { rec.node = other(node).name; sent.set(hash, rec); return rec; }
+  } else {
+    refusedSame++;
+    vsay(`  refused by both: ${r.text} | ${r2.text}`);
+  }
+  return null;
+}
+
+/** Waits until both nodes know every accepted transaction (relay each way). */
+async function waitRelayed(recs) {
+  const missing = new Set(recs);
+  for (const t0 = Date.now(); missing.size && Date.now() - t0 < 20000; await sleep(200)) {
+    await Promise.all([...missing].map(async (t) => {
+      const [o, r] = await Promise.all([get(OURS, `/transaction/lookup/${t.hash}`), get(REF, `/transaction/lookup/${t.hash}`)]);
+      if (codeOf(o.json) === 0 && codeOf(r.json) === 0) missing.delete(t);
+    }));
+  }
+  for (const t of missing) {
+    reportEvent(`relay ${t.node} → other`, `relay: ${t.kind} ${t.hash} submitted to ${t.node} did not reach ${other(NODES.find((x) => x.name === t.node)).name} in 20 s\n  body: ${t.body}`);
+  }
+}
+
+/** Every question of the per-block comparison. */
+function questions(height, blockTxs, pendingTxs) {
+  const q = ['/chain/head', `/chain/block/${height}`, '/transaction/mempool', '/chain/txcache', '/chain/hashrate/2', '/chain/hashrate/100'];
+  for (const h of blockTxs) q.push(`/transaction/lookup/${h}`);
+  for (const t of pendingTxs) q.push(`/transaction/lookup/${t.hash}`);
+  for (const a of accounts) {
+    q.push(`/account/${a.address}/wart_balance`, `/account/${a.address}/open_orders`, `/account/${a.address}/mempool`, `/account/${a.address}/history/1000000000`);
+    for (const as of assets) q.push(`/account/${a.address}/balance/asset:${as.hash}`, `/account/${a.address}/balance/liquidity:${as.hash}`, `/account/${a.address}/open_orders/${as.hash}`);
+  }
+  for (const as of assets) q.push(`/dex/market/${as.hash}`, `/asset/lookup/${as.hash}`, `/account/richlist/asset:${as.hash}`, `/account/richlist/liquidity:${as.hash}`);
+  return q;
+}
+async function compareAll(label, paths) {
+  const queue = [...paths];
+  await Promise.all([0, 1, 2, 3].map(async () => { while (queue.length) await compareRoute(label, queue.shift()); }));
+}
+const probesDone = { n: 0 };
+/** Answers about things that do not exist (error codes and texts). */
+async function probes(label) {
+  const fresh = S.formatAddress(createHash('sha256').update(`defi-diff probe ${SEED} ${probesDone.n++}`).digest().subarray(0, 20));
+  const h = (await head(OURS)).height;
+  const unknownHash = createHash('sha256').update(`unknown ${SEED}`).digest('hex');
+  const paths = [
+    `/account/${fresh}/open_orders`, `/account/${fresh}/wart_balance`, `/account/${fresh}/mempool`, `/account/${fresh}/history/1000000000`,
+    `/account/${'0'.repeat(48)}/open_orders`, `/dex/market/${unknownHash}`, `/asset/lookup/${unknownHash}`, `/transaction/lookup/${unknownHash}`,
+    `/chain/block/${h + 5}`, `/account/richlist/asset:${unknownHash}`,
+  ];
+  if (assets.length) paths.push(`/account/${fresh}/balance/asset:${assets[0].hash}`, `/account/${fresh}/balance/liquidity:${assets[0].hash}`, `/account/${fresh}/open_orders/${assets[0].hash}`);
+  await compareAll(label, paths);
+}
+
+/** After a block: which sent transactions it mined, by our lookup; coverage from the block. */
+async function recordMined(height) {
+  const blk = dataOf(await get(OURS, `/chain/block/${height}`));
+  const hashes = [];
+  let orders = 0;
+  for (const [section, list] of Object.entries(blk?.body ?? {})) {
+    if (!Array.isArray(list)) continue;
+    for (const e of list) {
+      const h = e.transaction?.hash;
+      if (!h) continue;
+      if (section !== 'match') hashes.push(h);
+      if (section === 'limitSwap') orders++;
+      if (section === 'match') {
+        const d = e.transaction.data;
+        if ((d.buySwaps?.length ?? 0) + (d.sellSwaps?.length ?? 0) > 0 && big(d.poolBefore.base.u64) !== big(d.poolAfter.base.u64)) coverage.crossPool++;
+        if ((d.buySwaps?.length ?? 0) > 0 && (d.sellSwaps?.length ?? 0) > 0) coverage.crossBook++;
+      }
+      const t = sent.get(h);
+      if (t && !t.mined) {
+        t.mined = height;
+        minedByType[t.type] = (minedByType[t.type] ?? 0) + 1;
+        coverage[t.kind] = (coverage[t.kind] ?? 0) + 1;
+        if (t.to !== undefined) accounts[t.to].known = true;
+      }
+    }
+  }
+  if (orders >= 2) coverage.ordersInOneBlock++;
+  return hashes;
+}
+async function noteOrderStates() {
+  for (const a of accounts) {
+    const oo = dataOf(await get(OURS, `/account/${a.address}/open_orders`));
+    for (const m of Array.isArray(oo) ? oo : []) for (const o of [...(m.wartToAssetSwaps ?? []), ...(m.assetToWartSwaps ?? [])]) {
+      if (big(o.filled.u64) > 0n && big(o.filled.u64) < big(o.amount.u64)) coverage.partialFill++;
+    }
+  }
+  // An order that was matched against resting ones: a block's match lists swaps of orders of earlier blocks.
+}
+
+async function main() {
+  say(`defi-diff: seed ${SEED}, ${TXS} transactions, direction ${DIRECTION}, ${N_ACCOUNTS} accounts, work ${work}`);
+  S = await loadSigner();
+  for (let i = 0; i < N_ACCOUNTS; i++) {
+    const sk = keyOf(i), raw = S.addressOfPrivateKey(sk);
+    accounts.push({ sk, raw, address: S.formatAddress(raw), known: false });
+  }
+  vsay(`accounts: ${accounts.map((a, i) => `#${i} ${a.address}`).join(', ')}`);
+  // The known-defect table names lines of the document.
+  const docPath = join(OUR_DIR, DOC);
+  const docLines = existsSync(docPath) ? readFileSync(docPath, 'utf8').split('\n') : [];
+  for (const k of KNOWN) {
+    const n = docLines.findIndex((l) => l.includes(k.tag));
+    if (n < 0) { console.error(`defi-diff: known entry ${k.id} names "${k.tag}", which ${DOC} lacks`); process.exit(2); }
+    k.line = `${DOC}:${n + 1}`;
+  }
+
+  await startOurs();
+  await startRef();
+  say(`defi-diff: ours RPC ${OURS.rpc} P2P ${OURS.p2p}; reference RPC ${REF.rpc} P2P ${REF.p2p}`);
+
+  // Funding: rewards to all but the last account (it is created by a transfer).
+  const afterBlock = async (label, pending = []) => {
+    const synced = await waitSynced();
+    if (synced.diverged) {
+      reportEvent('chain head', `chain: the nodes did not agree on a head within 60 s after ${label}: ours ${JSON.stringify(synced.ours)} ref ${JSON.stringify(synced.ref)}`);
+      return false;
+    }
+    blocks++;
+    chainHeight = synced.height;
+    const txs = await recordMined(synced.height);
+    await noteOrderStates();
+    await compareAll(`after ${label} (height ${synced.height})`, questions(synced.height, txs, pending.filter((t) => !t.mined)));
+    return true;
+  };
+  for (let i = 0; i < 2 * (N_ACCOUNTS - 1); i++) {
+    const how = i === 0 ? 'ours-fakemine' : minerFor();
+    await mine(how, accounts[i % (N_ACCOUNTS - 1)].address);
+    accounts[i % (N_ACCOUNTS - 1)].known = true;
+    if (!(await afterBlock(`funding block ${i + 1} (${how})`))) return finish();
+  }
+  await probes('probes at start');
+
+  // Compare the append answers once each node has mined through /chain/append.
+  let appendCompared = false;
+  let round = 0;
+  const minedTxs = () => [...sent.values()].filter((t) => t.mined).length;
+  const covered = () => Object.values(coverage).every((v) => v > 0);
+  while ((minedTxs() < TXS || !covered()) && round < 6 * TXS) {
+    round++;
+    const pins = {};
+    for (const node of NODES) pins[node.name] = await head(node);
+    const minfee = dataOf(await get(OURS, '/transaction/minfee'));
+    const minE8 = big(minfee?.minFee?.E8 ?? minfee?.E8 ?? 1000448);
+    pins.feeCode = S.fee16Encode(minE8, 'up');
+    const st = await snapshot();
+    st.fee = S.fee16Decode(pins.feeCode + 30);
+    const want = rint(1, 6);
+    const batch = [];
+    for (let k = 0; k < want; k++) { const t = generate(st, batch); if (t) batch.push(t); }
+    const accepted = [];
+    for (const t of batch) { const rec = await submit(t, pins); if (rec) accepted.push(rec); }
+    await waitRelayed(accepted);
+    // The pending side, before mining.
+    const pending = [...sent.values()].filter((t) => !t.mined);
+    const pre = ['/transaction/mempool'];
+    for (const t of pending) pre.push(`/transaction/lookup/${t.hash}`);
+    for (const a of accounts) {
+      pre.push(`/account/${a.address}/wart_balance`, `/account/${a.address}/mempool`);
+      for (const as of assets) pre.push(`/account/${a.address}/balance/asset:${as.hash}`, `/account/${a.address}/balance/liquidity:${as.hash}`);
+    }
+    await compareAll(`round ${round} before mining`, pre);
+    const how = minerFor();
+    const minerAcc = rint(0, N_ACCOUNTS - 1);
+    vsay(`round ${round}: ${batch.map((b) => b.kind).join(' ')}; mined by ${how}`);
+    await mine(how, accounts[minerAcc].address);
+    accounts[minerAcc].known = true;
+    if (!(await afterBlock(`round ${round} (${batch.map((b) => b.kind).join(', ') || 'empty'}; ${how})`, pending))) break;
+    // Newly created assets (their hash is the creating transaction's hash).
+    for (const rec of sent.values()) {
+      if (rec.kind !== 'assetCreate' || !rec.mined || assets.some((a) => a.hash === rec.hash)) continue;
+      assets.push({ hash: rec.hash, name: rec.name, decimals: rec.decimals, supply: rec.supply });
+      vsay(`asset ${rec.name} (${rec.decimals} decimals, supply ${rec.supply}): ${rec.hash}`);
+    }
+    if (!appendCompared && appendAnswers.has('ours') && appendAnswers.has('ref')) {
+      appendCompared = true;
+      comparisons++;
+      const [o, r] = [appendAnswers.get('ours'), appendAnswers.get('ref')];
+      if (sortedJson(parseJson(o)) !== sortedJson(parseJson(r))) reportEvent('POST /chain/append success', `POST /chain/append success\n  ours: ${o}\n  ref:  ${r}`);
+    }
+  }
+  await probes('probes at end');
+  // The whole chain once more, block by block.
+  const h = (await head(OURS)).height;
+  const all = [];
+  for (let i = 1; i <= h; i++) all.push(`/chain/block/${i}`);
+  await compareAll('final walk', all);
+  return finish();
+}
+
+function finish() {
+  finished = true;
+  const t = (k) => minedByType[k] ?? 0;
+  const cov = Object.entries(coverage).filter(([, v]) => v === 0).map(([k]) => k);
+  for (const [id, n] of knownSeen) { const k = KNOWN.find((e) => e.id === id); say(`known: ${id} ×${n} (${k.line})`); }
+  for (const [k, v] of diffRoutes) say(`differences: ${k} ×${v}`);
+  if (cov.length) say(`not covered: ${cov.join(', ')}`);
+  const ok = diffCount === 0 && cov.length === 0;
+  const types = `wartTransfer=${t('coinTransfer')} assetCreation=${t('assetCreation')} tokenTransfer=${t('tokenTransfer')} (asset ${coverage.assetTransfer}, shares ${coverage.sharesTransfer}) ` +
+    `limitSwap=${t('limitSwap')} (buy ${coverage.buy}, sell ${coverage.sell}) cancelation=${t('cancelation')} (resting ${coverage.cancelResting}, filled ${coverage.cancelFilled}) ` +
+    `liquidityDeposit=${t('liquidityDeposit')} (first ${coverage.depositFirst}) liquidityWithdrawal=${t('liquidityWithdrawal')}`;
+  say(`SUMMARY defi-diff seed=${SEED} direction=${DIRECTION} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocks} txs=${Object.values(minedByType).reduce((a, b) => a + b, 0)} [${types}] refused-by-both=${refusedSame} comparisons=${comparisons} known=${knownCount} differences=${diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`);
+  if (opt.hold) {
+    say(`holding: ours http://${OURS.rpc} (log ${join(work, 'ours.log')}), ref http://${REF.rpc} (HOME ${join(work, 'ref-home')}); Ctrl-C ends`);
+    return;
+  }
+  stopAll();
+  if (ok && !opt.keep) rmSync(work, { recursive: true, force: true });
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((e) => { say(`defi-diff: ${e.stack ?? e}`); diffCount++; finish(); });
