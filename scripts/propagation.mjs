@@ -21,7 +21,7 @@
 // The follower's head is polled every 10 ms: the figures carry ±10 ms of polling.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -180,17 +180,21 @@ async function waitFor(n, want, t0) {
   return null;
 }
 
-/** Lines of the reference's logs naming how long a sync took ("Synced in 6.6s" at 0.10.3). */
-function syncedLines(ref) {
-  const dir = join(ref.home, '.warthog', 'logs_testnet');
-  if (!existsSync(dir)) return [];
+/** Lines of a reference's output and logs matching `re` ("Synced in 6.6s", "send throttled reply in 2 seconds"). */
+function refLines(ref, re, dir) {
+  const files = [join(dir, `${ref.name}.out`)];
+  const logs = join(ref.home, '.warthog', 'logs_testnet');
+  if (existsSync(logs)) for (const f of readdirSync(logs)) files.push(join(logs, f));
   const out = [];
-  for (const f of readdirSync(dir)) {
-    if (!/^(main|node|general)|\.log$/.test(f)) continue;
-    for (const l of readFileSync(join(dir, f), 'utf8').split('\n')) if (/Synced in /.test(l)) out.push(l.trim());
+  for (const f of files) {
+    if (!existsSync(f)) continue;
+    for (const l of readFileSync(f, 'utf8').split('\n')) if (re.test(l)) out.push(l.trim());
   }
   return [...new Set(out)];
 }
+
+/** The error names a reference closed its connections with (connections.log). */
+const closeErrors = (ref, dir) => [...new Set(refLines(ref, / closed: [A-Z]/, dir).map((l) => / closed: ([A-Z0-9_]+)/.exec(l)[1]))];
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -201,6 +205,7 @@ const stats = (xs) => {
 async function runCase(name) {
   const [source, version] = name.split('-');
   const dir = join(OUT, name);
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   if (!existsSync(BIN[version])) throw new Error(`no ${version} reference binary at ${BIN[version]}`);
   const ports = new Map();
@@ -222,22 +227,31 @@ async function runCase(name) {
     let last;
     for (let i = 0; i < WARMUP; i++) last = await mineOne(a, addr);
     const warm = await waitFor(b, last, performance.now());
-    if (warm === null) throw new Error(`${b.name} did not reach the warm-up head ${last.height}`);
+    if (warm === null) {
+      const errors = [a, b].filter((n) => n.kind === 'ref').map((n) => `${n.name}: ${closeErrors(n, dir).join(', ') || 'none'}`);
+      throw new Error(`${b.name} did not reach the warm-up head ${last.height} (connections closed with ${errors.join('; ')})`);
+    }
     await sleep(GAP_MS);
     const rows = [];
     for (let i = 0; i < BLOCKS; i++) {
       const h = await mineOne(a, addr);
       const t0 = performance.now();
       const ms = await waitFor(b, h, t0);
-      rows.push({ height: h.height, ms });
-      console.log(`${name}: block ${h.height} ${ms === null ? `NOT SEEN within ${BLOCK_TIMEOUT_MS / 1000} s` : `${ms.toFixed(0)} ms`}`);
+      // Our node: does it hold the follower's requests back (/peers/throttled, p2p.md §3.8)?
+      const throttled = a.kind === 'our' ? (await get(`${a.url}/peers/throttled`)).data.length : null;
+      rows.push({ height: h.height, ms, throttled });
+      console.log(`${name}: block ${h.height} ${ms === null ? `NOT SEEN within ${BLOCK_TIMEOUT_MS / 1000} s` : `${ms.toFixed(0)} ms`}${throttled ? ` (our node throttles ${throttled} peer)` : ''}`);
       if (ms === null) break;
       await sleep(GAP_MS);
     }
     const seen = rows.filter((r) => r.ms !== null).map((r) => r.ms);
     const s = seen.length ? stats(seen) : null;
-    const synced = b.kind === 'ref' ? syncedLines(b).slice(-5) : [];
-    const result = { case: name, blocks: rows.length, seen: seen.length, stats: s, perBlockMs: rows.map((r) => (r.ms === null ? null : Math.round(r.ms))), followerSyncedLines: synced };
+    const result = {
+      case: name, blocks: rows.length, seen: seen.length, stats: s, perBlockMs: rows.map((r) => (r.ms === null ? null : Math.round(r.ms))),
+      blocksWhileOurNodeThrottled: rows.filter((r) => r.throttled).length,
+      followerSyncedLines: refLines(b, /Synced in /, dir).slice(-5),
+      sourceThrottleLines: a.kind === 'ref' ? refLines(a, /send throttled reply/, dir).length : null,
+    };
     writeFileSync(join(dir, 'result.json'), JSON.stringify(result, null, 2));
     return result;
   } finally {
