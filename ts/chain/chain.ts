@@ -17,6 +17,7 @@ import {
 } from '../store/keys.js';
 import { StateOverlay, undoOps, type BatchOp } from '../state/overlay.js';
 import { applyBlock } from '../state/apply_block.js';
+import { Prerecovery } from './prerecover.js';
 import { Writer } from '../core/bytes.js';
 import {
   agreesWithSnapshot, comparePriority, decodeSnapshot, encodeSnapshot, priorityOf, snapshotCompatible, verifySnapshot,
@@ -226,7 +227,10 @@ export class Chain implements HeaderChainView {
 
   /** Validates and appends the block at height length + 1; throws NodeError and changes nothing on failure. */
   append(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
-    return this.change(() => this.appendBlock(raw, bodyBytes, opts));
+    return this.change(async () => {
+      await new Prerecovery(this.params, this.db, [{ header: raw, body: bodyBytes }], this.length, (h) => this.hashAt(h)).before(0);
+      return this.appendBlock(raw, bodyBytes, opts);
+    });
   }
 
   private async appendBlock(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
@@ -289,7 +293,12 @@ export class Chain implements HeaderChainView {
       const removed: StoredBlock[] = [];
       while (this.length > fork) removed.unshift(await this.rollbackTip());
       try {
-        for (const b of branch) await this.appendBlock(b.header, b.body, opts);
+        // Signatures of the blocks ahead are recovered in worker threads while each block is applied.
+        const pre = new Prerecovery(this.params, this.db, branch, fork, (h) => this.hashAt(h));
+        for (const [i, b] of branch.entries()) {
+          await pre.before(i);
+          await this.appendBlock(b.header, b.body, opts);
+        }
       } catch (e) {
         while (this.length > fork) await this.rollbackTip();
         for (const b of removed) await this.appendBlock(b.raw, b.body, { now: opts.now, skipPow: true });

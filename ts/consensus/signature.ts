@@ -6,9 +6,34 @@ import { entryTxHash, type EntryContext, type SignedEntry } from '../core/entry.
 import { equalBytes } from '../core/hex.js';
 import { recoverPublicKey } from '../core/keys.js';
 
+/**
+ * Keys recovered ahead of time (worker threads, ts/chain/prerecover.ts), by digest ‖ signature: a
+ * cache of a pure function, so a hit gives what recovery here would. Each is taken once; the oldest
+ * go first beyond PRERECOVERED_MAX.
+ */
+const prerecovered = new Map<string, Uint8Array | null>();
+export const PRERECOVERED_MAX = 50_000;
+
+function recoveryKey(digest32: Uint8Array, sig65: Uint8Array): string {
+  return String.fromCharCode.apply(null, digest32 as unknown as number[]) + String.fromCharCode.apply(null, sig65 as unknown as number[]);
+}
+
+/** Records the key (33 bytes, or null: none recovers) of `sig65` over `digest32`, recovered elsewhere. */
+export function rememberRecovered(digest32: Uint8Array, sig65: Uint8Array, pub33: Uint8Array | null): void {
+  if (digest32.length !== 32 || sig65.length !== 65) return;
+  while (prerecovered.size >= PRERECOVERED_MAX) prerecovered.delete(prerecovered.keys().next().value!);
+  prerecovered.set(recoveryKey(digest32, sig65), pub33);
+}
+
+/** How many recovered keys wait to be used (tests, diagnostics). */
+export function prerecoveredCount(): number { return prerecovered.size; }
+
 /** The 20-byte address of the signer, or null when no key recovers (or the encoding is invalid). */
 export function recoverSignerAddress(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | null {
-  const pub = recoverPublicKey(digest32, sig65);
+  let pub: Uint8Array | null;
+  const k = prerecovered.size > 0 && digest32.length === 32 && sig65.length === 65 ? recoveryKey(digest32, sig65) : null;
+  const hit = k === null ? undefined : prerecovered.get(k);
+  if (hit !== undefined) { prerecovered.delete(k!); pub = hit; } else pub = recoverPublicKey(digest32, sig65);
   return pub ? addressFromPublicKey(pub) : null;
 }
 

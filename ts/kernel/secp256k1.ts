@@ -32,10 +32,18 @@ export function recoverPublicKeyKernel(digest32: Uint8Array, sig65: Uint8Array):
 const CURVE_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HALF_N = CURVE_N >> 1n;
 
-function bigEndian(bytes: Uint8Array): bigint {
-  let v = 0n;
-  for (const b of bytes) v = (v << 8n) | BigInt(b);
-  return v;
+const N_BYTES = Uint8Array.from(CURVE_N.toString(16).match(/../g)!.map((h) => parseInt(h, 16)));
+const HALF_N_BYTES = Uint8Array.from(HALF_N.toString(16).match(/../g)!.map((h) => parseInt(h, 16)));
+
+/** Compares 32-byte big-endian numbers a[from..from+32) and b: negative, 0 or positive. */
+function compare32(a: Uint8Array, from: number, b: Uint8Array): number {
+  for (let i = 0; i < 32; i++) if (a[from + i] !== b[i]) return a[from + i] - b[i];
+  return 0;
+}
+
+function isZero32(a: Uint8Array, from: number): boolean {
+  for (let i = 0; i < 32; i++) if (a[from + i] !== 0) return false;
+  return true;
 }
 
 /**
@@ -45,7 +53,6 @@ function bigEndian(bytes: Uint8Array): bigint {
  */
 export function signatureInRange(sig65: Uint8Array): boolean {
   if (!(sig65 instanceof Uint8Array) || sig65.length !== 65 || sig65[64] > 3) return false;
-  const r = bigEndian(sig65.subarray(0, 32));
-  const s = bigEndian(sig65.subarray(32, 64));
-  return r >= 1n && r < CURVE_N && s >= 1n && s <= HALF_N;
+  // Byte comparisons (this runs for every signature a body carries): r in [1, n−1], s in [1, n/2].
+  return !isZero32(sig65, 0) && compare32(sig65, 0, N_BYTES) < 0 && !isZero32(sig65, 32) && compare32(sig65, 32, HALF_N_BYTES) <= 0;
 }
