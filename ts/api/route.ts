@@ -4,6 +4,7 @@ import type { ErrorName } from '../core/errors.js';
 import type { Shape } from './schema.js';
 import type { ApiName } from './generations/generation.js';
 import type { NodeServices } from './services.js';
+import type { AnswerKey } from './answer_cache.js';
 
 export interface Request {
   params: Record<string, string>;
@@ -13,6 +14,8 @@ export interface Request {
   node: NodeServices;
   /** The generation the node serves (`--api`). */
   api: ApiName;
+  /** Set by a handler whose answer must not be kept although the route names it (answerKey). */
+  uncacheable?: boolean;
 }
 
 export interface Route<T = unknown> {
@@ -31,6 +34,11 @@ export interface Route<T = unknown> {
   errors?: ErrorName[];
   /** It changes the chain or the mempool: never queued behind reads; a chain change holds back reads not yet started (read_gate.ts). */
   changes?: 'chain' | 'mempool';
+  /**
+   * Immutable answers (a block by its hash): the key the written answer is kept under, per listener
+   * (answer_cache.ts), or null to answer afresh. Called before the handler, which runs only on a miss.
+   */
+  answerKey?(req: Request): Promise<AnswerKey | null>;
 }
 
 export const route = <T>(r: Route<T>): Route<T> => r;

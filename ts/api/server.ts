@@ -14,6 +14,7 @@ import { CONTRACT, GENERATIONS, servedRoutes } from './generations/index.js';
 import { readJson, writeJson } from './json.js';
 import { isCorruption } from '../store/failure.js';
 import { ReadGate } from './read_gate.js';
+import { AnswerCache } from './answer_cache.js';
 import type { Route } from './route.js';
 import type { NodeServices } from './services.js';
 
@@ -21,11 +22,14 @@ import type { NodeServices } from './services.js';
 export const MAX_BODY_BYTES = 1 << 20;
 
 /** Writes `payload` with the number form of generation `g` (the contract's when absent). */
-function send(ctx: Koa.Context, status: number, payload: unknown, g?: Generation): void {
+function send(ctx: Koa.Context, status: number, payload: unknown, g?: Generation): string {
   ctx.status = status;
   ctx.type = 'application/json; charset=utf-8';
-  ctx.body = writeJson(payload, g?.numberText);
+  return ctx.body = writeJson(payload, g?.numberText);
 }
+
+/** The answers of routes with an answerKey, per app (so per generation). */
+export const answerCacheOf = new WeakMap<Koa, AnswerCache>();
 
 /** An error as generation `g` numbers and writes it. */
 function errorBody(g: Generation, e: NodeError): { code: number; error: string } {
@@ -114,16 +118,32 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
     else log(`HTTP error: ${e.stack ?? e}`);
   });
   const reads = new ReadGate(READ_CONCURRENCY);
+  const answers = new AnswerCache();
+  answerCacheOf.set(app, answers);
   for (const { method, path, route: r, rule, writer } of servedRoutes(api, routes)) {
+    const number = (n: number) => writeJson(n, writer.numberText);
     const serve = async (ctx: Koa.Context) => {
       const body = r.method === 'POST' ? await readJsonBody(ctx.req) : undefined;
       const query: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(ctx.query)) query[k] = Array.isArray(v) ? v[v.length - 1] : v;
       const params = { ...(ctx.params as Record<string, string>), ...rule.fixedParams };
+      const req = { params, query, body, node, api } as import('./route.js').Request;
+      // Immutable answers: the written bytes, built once (answer_cache.ts).
+      const key = r.answerKey && !r.raw && r.response !== null && !rule.voidSuccess && rule.envelope !== 'text' && Object.keys(query).length === 0
+        ? await r.answerKey(req) : null;
+      if (key) {
+        const text = answers.get(key, number);
+        if (text !== undefined) {
+          ctx.status = 200;
+          ctx.type = 'application/json; charset=utf-8';
+          ctx.body = text;
+          return;
+        }
+      }
       let data;
       try {
         if (rule.before) await rule.before({ params, node });
-        data = await r.handler({ params, query, body, node, api });
+        data = await r.handler(req);
       } catch (e) {
         if (rule.nullOn && e instanceof NodeError && e.errorName === rule.nullOn) return send(ctx, 200, { code: 0, data: null }, writer);
         throw e;
@@ -138,7 +158,9 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
         ctx.body = String(out);
         return;
       }
-      send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out }, writer);
+      const text = send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out }, writer);
+      // Kept only if the id still names the same block (no reorganisation while it was built).
+      if (key && !req.uncacheable && (await r.answerKey!(req))?.key === key.key) answers.set(key, text, number);
     };
     const handle = r.changes === 'chain' ? (ctx: Koa.Context) => reads.write(() => serve(ctx))
       : r.changes === 'mempool' ? serve : (ctx: Koa.Context) => reads.run(() => serve(ctx));

@@ -41,6 +41,21 @@ async function storedBlock(view: ReadView, id: string) {
   return (await view.block(h)) ?? fail('ENOTFOUND', `block ${h} is missing from the store`);
 }
 
+/**
+ * The key of an immutable block answer (answer_cache.ts): the block's hash, by height or hash on
+ * the current chain, and its confirmations now. Null when the id names no block (the handler then
+ * answers the error).
+ */
+const blockAnswerKey = (what: string) => ({ params, node }: { params: Record<string, string>; node: NodeServices }) =>
+  node.chain.read(async (view) => {
+    try {
+      const h = await blockHeightOf(view, params.id);
+      return { key: `${what} ${toHex(view.hashAt(h))}`, confirmations: view.length - h + 1 };
+    } catch {
+      return null;
+    }
+  });
+
 const caches = new WeakMap<NodeServices, BlockCache>();
 const cacheOf = (node: NodeServices): BlockCache => {
   let c = caches.get(node);
@@ -58,6 +73,7 @@ export const blockRoutes = [
     method: 'GET', path: '/chain/block/:id/header',
     doc: 'The header of a block of the current chain, by height or hash.',
     response: named('HeaderResult', obj({ header: HeaderUnixTime, height: int })),
+    answerKey: blockAnswerKey('header'),
     handler: ({ params, node }) => node.chain.read(async (view) => {
       const h = await blockHeightOf(view, params.id);
       return { header: headerViewUnixTime(view, h), height: h };
@@ -78,12 +94,16 @@ export const blockRoutes = [
     method: 'GET', path: '/chain/block/:id',
     doc: 'A block with its header and every transaction and exchange action it contains, as JSON.',
     response: Block,
-    handler: ({ params, node }) => node.chain.read(async (view) => {
+    answerKey: blockAnswerKey('block'),
+    handler: (req) => req.node.chain.read(async (view) => {
+      const { params, node } = req;
       const h = await blockHeightOf(view, params.id);
       const txs = await cacheOf(node).transactions(view.hashAt(h), async () => {
         const b = (await view.block(h)) ?? fail('ENOTFOUND', `block ${h} is missing from the store`);
         return blockTransactions(view.db, h, b.firstHistoryId);
       }, dbReader(view.db));
+      // A limitSwap's remaining is read at query time: such a block is answered afresh each time.
+      if (txs.some((t) => t.kind === 'limitSwap')) req.uncacheable = true;
       return blockView(view, h, txs);
     }),
   }),

@@ -1,0 +1,60 @@
+// Immutable answers kept as written bytes (issue 20, answer_cache.ts): bounded in bytes, the block's
+// confirmations written per request; block views served from it equal freshly built ones.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerCache } from '../../ts/api/answer_cache.js';
+import { formatAddress } from '../../ts/core/address.js';
+import { removeDir, startNode, type TestNode } from '../helpers/node.js';
+import { wallet } from '../state/chain_fixture.js';
+
+const num = (n: number) => String(n);
+
+describe('AnswerCache', () => {
+  it('writes the confirmations of the request, only where the whole field stood', () => {
+    const c = new AnswerCache(1 << 20);
+    const text = '{"code":0,"data":{"a":{"confirmations":1},"confirmations":1,"other":{"confirmations":12},"height":5}}';
+    c.set({ key: 'k', confirmations: 1 }, text, num);
+    expect(c.get({ key: 'k', confirmations: 1 }, num)).toBe(text);
+    expect(c.get({ key: 'k', confirmations: 7 }, num)).toBe(text.replace(/"confirmations":1(?=[,}])/g, '"confirmations":7'));
+    expect(c.get({ key: 'x', confirmations: 7 }, num)).toBeUndefined();
+  });
+
+  it('is bounded in bytes, least recently used out first', () => {
+    const c = new AnswerCache(3000);
+    const t = 'x'.repeat(600); // ≈1,264 bytes each with the overhead
+    c.set({ key: 'a' }, t, num);
+    c.set({ key: 'b' }, t, num);
+    expect(c.get({ key: 'a' }, num)).toBe(t); // a is now the most recent
+    c.set({ key: 'c' }, t, num);
+    expect(c.size).toBe(2);
+    expect(c.get({ key: 'b' }, num)).toBeUndefined();
+    expect(c.get({ key: 'a' }, num)).toBe(t);
+    expect(c.bytes).toBeLessThanOrEqual(3000);
+    c.set({ key: 'huge' }, 'y'.repeat(5000), num); // larger than the whole cache: not kept
+    expect(c.get({ key: 'huge' }, num)).toBeUndefined();
+  });
+});
+
+describe('block views from the answer cache', () => {
+  let node: TestNode;
+  const A = formatAddress(wallet(1).address);
+  const mine = async (n = 1) => { for (let i = 0; i < n; i++) expect((await node.get(`/debug/fakemine/${A}`)).body).toEqual({ code: 0 }); };
+  beforeAll(async () => { node = await startNode(['--regtest']); await mine(3); });
+  afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+
+  it('answers repeated views alike, by height and by hash, with the confirmations of the moment', async () => {
+    const first = await node.get('/chain/block/2');
+    const again = await node.get('/chain/block/2');
+    expect(again.body).toEqual(first.body);
+    expect(first.body.data.confirmations).toBe(2);
+    const byHash = await node.get(`/chain/block/${first.body.data.header.hash}`);
+    expect(byHash.body).toEqual(first.body);
+    const header = await node.get('/chain/block/2/header');
+    expect((await node.get('/chain/block/2/header')).body).toEqual(header.body);
+    await mine(2);
+    const later = await node.get('/chain/block/2');
+    expect(later.body.data.confirmations).toBe(4);
+    expect({ ...later.body.data, confirmations: 2 }).toEqual(first.body.data);
+    expect((await node.get('/chain/block/2/header')).body).toEqual(header.body);
+    expect((await node.get('/chain/block/99')).body.code).not.toBe(0);
+  });
+});

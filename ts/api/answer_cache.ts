@@ -1,0 +1,58 @@
+// Whole answers of immutable data as written bytes (issue 20): a full block's `/chain/block/:id` is
+// built once per block hash and API generation (the cache is per listener, so per generation) and
+// then served from memory. The one value of such answers that moves with the chain, the block's
+// `confirmations`, is cut out of the stored text and written per request. Bounded in bytes: the
+// least recently used answers go first.
+
+/** A stored answer: the text split where `"confirmations":N` stood. */
+interface Stored { pieces: string[]; bytes: number }
+
+/** What a route names its answer by; `confirmations` is the value of that field in it, if any. */
+export interface AnswerKey { key: string; confirmations?: number }
+
+export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+/** Larger answers are not kept (a few would push everything else out). */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+export class AnswerCache {
+  private readonly map = new Map<string, Stored>();
+  private used = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly capacity = ANSWER_CACHE_BYTES) {}
+
+  /** The answer for `k`, with its confirmations written as `number(k.confirmations)`; undefined when absent. */
+  get(k: AnswerKey, number: (n: number) => string): string | undefined {
+    const hit = this.map.get(k.key);
+    if (!hit) { this.misses++; return undefined; }
+    this.map.delete(k.key); // most recently used last
+    this.map.set(k.key, hit);
+    this.hits++;
+    return hit.pieces.length === 1 ? hit.pieces[0] : hit.pieces.join(confirmationsText(k.confirmations ?? 0, number));
+  }
+
+  /** Keeps `text`, the answer for `k` written with `number`. */
+  set(k: AnswerKey, text: string, number: (n: number) => string): void {
+    // The number ends where the field does (so confirmations 1 does not cut "confirmations":12).
+    const pieces = k.confirmations === undefined ? [text]
+      : text.split(new RegExp(`${escape(confirmationsText(k.confirmations, number))}(?=[,}\\]])`));
+    const bytes = 2 * text.length + 64 + k.key.length * 2; // UTF-16 strings
+    if (bytes > MAX_ANSWER_BYTES || bytes > this.capacity) return;
+    const old = this.map.get(k.key);
+    if (old) { this.used -= old.bytes; this.map.delete(k.key); }
+    this.map.set(k.key, { pieces, bytes });
+    this.used += bytes;
+    while (this.used > this.capacity) {
+      const [first, v] = this.map.entries().next().value!;
+      this.map.delete(first);
+      this.used -= v.bytes;
+    }
+  }
+
+  get size(): number { return this.map.size; }
+  get bytes(): number { return this.used; }
+}
+
+const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const confirmationsText = (c: number, number: (n: number) => string) => `"confirmations":${number(c)}`;
