@@ -15,7 +15,7 @@ import { StratumServer } from './stratum/server.js';
 import { ROUTES } from './api/routes/index.js';
 import { pageConfig, webPage } from './api/web_page.js';
 import type { NodeServices } from './api/services.js';
-import { databasePath, databaseSize, openDatabase, type Db } from './store/database.js';
+import { databasePath, databaseSizeEvery, openDatabase, type Db } from './store/database.js';
 import { StoreFailure, classifyOpenError } from './store/failure.js';
 import { reindex } from './chain/reindex.js';
 import { enableDebug, log } from './log.js';
@@ -98,7 +98,7 @@ async function main(): Promise<number> {
     config,
     startedAt: Math.floor(Date.now() / 1000),
     mempool: new MempoolService(chain, db, minFee),
-    store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize: () => databaseSize(dbPath) },
+    store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize: databaseSizeEvery(dbPath) },
     db,
     chain,
     // Isolated, the node's own chain is the network's (P2PNode.synced otherwise).

@@ -61,6 +61,24 @@ export async function openDatabase(dataDir: string, opts: { checkFiles?: boolean
 }
 
 /** Bytes the database's files occupy now. */
+/**
+ * databaseSize of `path` for answers asked often (`/tools/info`, issue 20): the folder is listed at
+ * most once per `maxAgeMs`; meanwhile the last figure is answered (and refreshed in the background
+ * once it is older), so no request waits for a walk of the folder but the first.
+ */
+export function databaseSizeEvery(path: string, maxAgeMs = 2000, now = () => Date.now()): () => Promise<bigint> {
+  let last: { size: bigint; at: number } | null = null;
+  let running: Promise<bigint> | null = null;
+  const refresh = (): Promise<bigint> => running ??= databaseSize(path).then(
+    (size) => { last = { size, at: now() }; running = null; return size; },
+    (e) => { running = null; throw e; });
+  return async () => {
+    if (!last) return refresh();
+    if (now() - last.at >= maxAgeMs) refresh().catch(() => undefined);
+    return last.size;
+  };
+}
+
 export async function databaseSize(path: string): Promise<bigint> {
   let total = 0n;
   for (const name of await readdir(path)) {
