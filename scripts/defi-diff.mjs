@@ -525,7 +525,7 @@ const rawOfPrice = (b) => ((b[0] << 8) | b[1]) * 2 ** (b[2] - 79);
 
 /** What the generator knows, read from our node (both nodes agree on it unless a DIFF was printed). */
 async function snapshot() {
-  const st = { coin: [], asset: [], shares: [], orders: [], markets: [] };
+  const st = { coin: [], asset: [], shares: [], orders: [], markets: [], partial: new Set() };
   await Promise.all(accounts.map(async (a, i) => {
     const c = dataOf(await get(OURS, `/account/${a.address}/wart_balance`));
     const w = c?.wart ?? c?.coin;
@@ -535,29 +535,50 @@ async function snapshot() {
       for (const [kind, arr] of [['asset', st.asset[i]], ['liquidity', st.shares[i]]]) {
         const b = dataOf(await get(OURS, `/account/${a.address}/balance/${kind}:${as.hash}`))?.balance;
         arr[j] = b ? big(b.total.u64) - big(b.locked.u64) - big(b.mempool.u64) : 0n;
+        if (kind === 'asset' && b && big(b.total.u64) > 0n) as.rows.add(i);
       }
     }));
     const oo = dataOf(await get(OURS, `/account/${a.address}/open_orders`));
     st.orders[i] = [];
     for (const m of Array.isArray(oo) ? oo : []) {
-      for (const o of [...(m.wartToAssetSwaps ?? []), ...(m.assetToWartSwaps ?? [])]) if (!o.inMempool) st.orders[i].push(o.txHash);
+      const j = assets.findIndex((x) => x.hash === m.baseAsset?.hash);
+      for (const o of [...(m.wartToAssetSwaps ?? []), ...(m.assetToWartSwaps ?? [])]) {
+        if (o.inMempool) continue;
+        st.orders[i].push(o.txHash);
+        if (big(o.filled.u64) > 0n && big(o.filled.u64) < big(o.amount.u64)) { st.partial.add(j); coverage.partialFill++; }
+      }
     }
   }));
   await Promise.all(assets.map(async (as, j) => {
     const m = dataOf(await get(OURS, `/dex/market/${as.hash}`));
     const pool = m?.liquidityPool;
-    const base = pool ? big(pool.asset.u64) : 0n, quote = pool ? big(pool.wart.E8) : 0n;
+    const base = pool ? big(pool.asset.u64) : 0n, quote = pool ? big(pool.wart.E8) : 0n, shares = pool ? big(pool.shares.u64) : 0n;
     const bids = (m?.wartToAssetSwaps ?? []).map((o) => rawOfPrice(Buffer.from(o.limit.hex, 'hex')));
     const asks = (m?.assetToWartSwaps ?? []).map((o) => rawOfPrice(Buffer.from(o.limit.hex, 'hex')));
-    st.markets[j] = { base, quote, bids, asks };
+    st.markets[j] = { base, quote, shares, bids, asks };
   }));
   return st;
 }
+
+const isqrt = (v) => { if (v < 2n) return v; let x = BigInt(Math.floor(Math.sqrt(Number(v)))); while (x * x > v) x--; while ((x + 1n) * (x + 1n) <= v) x++; return x; };
 
 let nameCounter = 0;
 /**
  * Builds one transaction of a kind feasible now (preferring kinds not yet covered), updating the
  * snapshot for what it spends. Returns { kind, payload, from } or null.
+ *
+ * The scenario keeps out of the states in which the reference aborts or cannot build a block
+ * (docs/reference-differences.md, "Consensus"; our node refuses such blocks with EREFABORT and such
+ * transactions at admission, so they would only show what is already known):
+ * - orders only on an asset with a pool holding both sides (a bid on an empty or one-sided pool
+ *   fills for 0 units), and bids only from accounts that have held the asset (a 0 credit to an
+ *   account without a row of the token invalidates the block);
+ * - the limit orders of one block on one asset (a partly filled new order of a later token section
+ *   aborts the reference);
+ * - no new order on an asset while one of its resting orders is partly filled (the reference counts
+ *   that order's whole amount at its level and aborts or overfills); such an order is canceled first;
+ * - deposits that mint shares and withdrawals that pay out both sides, with a margin (a deposit
+ *   minting 0 shares aborts; a 0 payout of a token the account never held invalidates the block).
  */
 function generate(st, batch) {
   const fee = st.fee;
@@ -565,6 +586,21 @@ function generate(st, batch) {
   const withCoin = (min) => [...Array(n).keys()].filter((i) => st.coin[i] >= min + fee);
   const holders = (arr, j) => [...Array(n).keys()].filter((i) => (arr[i]?.[j] ?? 0n) > 0n);
   const others = (i) => [...Array(n).keys()].filter((k) => k !== i);
+  const poolOk = (j) => st.markets[j].base > 0n && st.markets[j].quote > 0n;
+  const orderAsset = batch.find((b) => b.payload.type === 'limitSwap')?.asset;
+  // A partly filled resting order is canceled before anything else trades on its asset.
+  const partialCancel = () => {
+    for (let i = 0; i < n; i++) {
+      if (st.coin[i] < fee) continue;
+      for (const h of st.orders[i]) {
+        const o = sent.get(h);
+        if (!o || !st.partial.has(o.asset) || batch.some((b) => b.cancels === h)) continue;
+        st.coin[i] -= fee;
+        return { kind: 'cancelResting', from: i, cancels: h, payload: { type: 'cancelation', cancelHeight: o.pinHeight, cancelNonceId: o.nonceId } };
+      }
+    }
+    return null;
+  };
   const gens = {
     coin: () => {
       const f = withCoin(200000n); if (!f.length) return null;
@@ -614,12 +650,16 @@ function generate(st, batch) {
     depositMore: () => deposit(false),
     withdraw: () => {
       const c = [];
-      assets.forEach((as, j) => holders(st.shares, j).forEach((i) => { if (st.coin[i] >= fee) c.push([i, j]); }));
+      assets.forEach((as, j) => holders(st.shares, j).forEach((i) => { if (st.coin[i] >= fee && poolOk(j) && !batch.some((b) => b.asset === j && b.kind === 'withdraw')) c.push([i, j]); }));
       if (!c.length) return null;
       const [i, j] = pick(c);
-      const shares = chance(0.15) ? st.shares[i][j] : part(st.shares[i][j], 0.05, 0.7) || 1n;
+      const m = st.markets[j];
+      let shares = chance(0.15) ? st.shares[i][j] : part(st.shares[i][j], 0.05, 0.7) || 1n;
+      // Both payouts well above 0, and never the whole pool.
+      if (shares >= m.shares) shares = m.shares / 2n;
+      if ((shares * m.base) / m.shares < 100n || (shares * m.quote) / m.shares < 100n) return null;
       st.shares[i][j] -= shares; st.coin[i] -= fee;
-      return { kind: 'withdraw', from: i, payload: { type: 'liquidityWithdrawal', assetHash: Buffer.from(assets[j].hash, 'hex'), shares } };
+      return { kind: 'withdraw', from: i, asset: j, payload: { type: 'liquidityWithdrawal', assetHash: Buffer.from(assets[j].hash, 'hex'), shares } };
     },
   };
   function tokenTransfer(isLiquidity) {
@@ -631,38 +671,36 @@ function generate(st, batch) {
     const to = pick(others(i));
     const amount = chance(0.1) ? arr[i][j] : part(arr[i][j], 0.01, 0.5) || 1n;
     arr[i][j] -= amount; st.coin[i] -= fee;
-    return { kind: isLiquidity ? 'sharesTransfer' : 'assetTransfer', from: i, to, payload: { type: 'tokenTransfer', assetHash: Buffer.from(assets[j].hash, 'hex'), isLiquidity, toAddress: accounts[to].raw, amount } };
+    return { kind: isLiquidity ? 'sharesTransfer' : 'assetTransfer', from: i, to, asset: j, payload: { type: 'tokenTransfer', assetHash: Buffer.from(assets[j].hash, 'hex'), isLiquidity, toAddress: accounts[to].raw, amount } };
   }
   function order(isBuy) {
     const c = [];
     assets.forEach((as, j) => {
+      if (!poolOk(j) || st.partial.has(j) || (orderAsset !== undefined && orderAsset !== j)) return;
       for (let i = 0; i < n; i++) {
-        if (isBuy ? st.coin[i] >= fee + 100000n : st.asset[i][j] > 0n && st.coin[i] >= fee) c.push([i, j]);
+        if (isBuy ? st.coin[i] >= fee + 100000n && as.rows.has(i) : st.asset[i][j] > 0n && st.coin[i] >= fee) c.push([i, j]);
       }
     });
     if (!c.length) return null;
     const [i, j] = pick(c);
     const m = st.markets[j], as = assets[j];
-    // The reference price: the pool's, else the book's middle, else an arbitrary one.
-    let ref = m.base > 0n && m.quote > 0n ? Number(m.quote) / Number(m.base) : 0;
+    // The reference price: the pool's; half to twice it, or just across the best opposite order.
+    const poolPrice = Number(m.quote) / Number(m.base);
     const best = isBuy ? Math.min(...m.asks) : Math.max(...m.bids);
-    if (!ref && Number.isFinite(best) && best > 0) ref = best;
-    if (!ref) ref = (10 ** (rnd() * 3 - 3) * 1e8) / 10 ** as.decimals;
-    let raw = ref * 2 ** (rnd() * 2 - 1); // half to twice the reference
-    let kind = isBuy ? 'buy' : 'sell';
-    if (Number.isFinite(best) && best > 0 && chance(0.35)) { raw = isBuy ? best * (1 + rnd() * 0.3) : best * (1 - rnd() * 0.3); }
+    let raw = poolPrice * 2 ** (rnd() * 2 - 1);
+    if (Number.isFinite(best) && best > 0 && chance(0.35)) raw = isBuy ? best * (1 + rnd() * 0.3) : best * (1 - rnd() * 0.3);
     const limit = priceBytes(raw);
     let amount;
     if (isBuy) { amount = part(st.coin[i] - fee, 0.02, 0.35) || 1n; st.coin[i] -= amount + fee; }
     else { amount = chance(0.1) ? st.asset[i][j] : part(st.asset[i][j], 0.01, 0.4) || 1n; st.asset[i][j] -= amount; st.coin[i] -= fee; }
     (isBuy ? m.bids : m.asks).push(rawOfPrice(limit));
-    return { kind, from: i, asset: j, payload: { type: 'limitSwap', assetHash: Buffer.from(as.hash, 'hex'), isBuy, amount, limit } };
+    return { kind: isBuy ? 'buy' : 'sell', from: i, asset: j, payload: { type: 'limitSwap', assetHash: Buffer.from(as.hash, 'hex'), isBuy, amount, limit } };
   }
   function deposit(first) {
     const c = [];
     assets.forEach((as, j) => {
-      const empty = st.markets[j].base === 0n && !batch.some((b) => b.kind === 'depositFirst' && b.asset === j);
-      if (empty !== first) return;
+      const empty = st.markets[j].base === 0n && st.markets[j].quote === 0n;
+      if (empty !== first || batch.some((b) => b.asset === j && (b.kind === 'depositFirst' || b.kind === 'withdraw'))) return;
       holders(st.asset, j).forEach((i) => { if (st.coin[i] >= fee + 1000000n) c.push([i, j]); });
     });
     if (!c.length) return null;
@@ -670,14 +708,17 @@ function generate(st, batch) {
     const m = st.markets[j];
     const base = part(st.asset[i][j], 0.05, 0.5) || 1n;
     let quote;
-    if (!first && m.base > 0n && chance(0.7)) quote = (base * m.quote) / m.base; // about the pool's ratio
+    if (!first && chance(0.7)) quote = (base * m.quote) / m.base; // about the pool's ratio
     else quote = part(st.coin[i] - fee, 0.05, 0.4);
     if (quote > st.coin[i] - fee) quote = st.coin[i] - fee;
-    if (quote <= 0n) quote = 1n;
+    // Shares minted, well above 0: sqrt of the product at least 10^4 for a first deposit, at least
+    // 1 % of the pool's shares for a later one (other transactions of the block move the pool a little).
+    if (first ? isqrt(base * quote) < 10000n : m.shares === 0n || (m.shares * isqrt((m.base + base) * (m.quote + quote))) / isqrt(m.base * m.quote) - m.shares < m.shares / 100n + 1n) return null;
     st.asset[i][j] -= base; st.coin[i] -= quote + fee;
-    if (first) { m.base = base; m.quote = quote; }
+    if (first) { m.base = base; m.quote = quote; m.shares = isqrt(base * quote); }
     return { kind: first ? 'depositFirst' : 'depositMore', from: i, asset: j, payload: { type: 'liquidityDeposit', assetHash: Buffer.from(assets[j].hash, 'hex'), base, quote } };
   }
+  if (st.partial.size) { const t = partialCancel(); if (t) return t; }
   // Uncovered kinds first, then weighted random kinds.
   const weights = { coin: 3, assetCreate: assets.length < 2 ? 4 : 0.4, assetTransfer: 2, sharesTransfer: 1.2, buy: 5, sell: 5, cancelResting: 1.5, cancelFilled: 0.8, depositFirst: 3, depositMore: 1.5, withdraw: 1.2 };
   const uncovered = Object.keys(gens).filter((k) => coverage[k] === 0 && !batch.some((b) => b.kind === k));
@@ -890,7 +931,7 @@ async function main() {
     // Newly created assets (their hash is the creating transaction's hash).
     for (const rec of sent.values()) {
       if (rec.kind !== 'assetCreate' || !rec.mined || assets.some((a) => a.hash === rec.hash)) continue;
-      assets.push({ hash: rec.hash, name: rec.name, decimals: rec.decimals, supply: rec.supply });
+      assets.push({ hash: rec.hash, name: rec.name, decimals: rec.decimals, supply: rec.supply, rows: new Set([rec.from]) });
       vsay(`asset ${rec.name} (${rec.decimals} decimals, supply ${rec.supply}): ${rec.hash}`);
     }
     if (!appendCompared && appendAnswers.has('ours') && appendAnswers.has('ref')) {

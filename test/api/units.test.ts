@@ -28,7 +28,7 @@ describe('amount strings', () => {
     expect(formatUnits(300000000n, 8)).toBe('3.00000000');
     expect(formatUnits(5n, 8)).toBe('0.00000005');
     expect(formatUnits(124799990n, 4)).toBe('12479.9990');
-    expect(formatUnits(123n, 0)).toBe('123.');
+    expect(formatUnits(123n, 0)).toBe('123');
   });
   it('parses strictly', () => {
     expect(parseUnits('1', 8)).toBe(100000000n);

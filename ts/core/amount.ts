@@ -9,7 +9,7 @@ export const MAX_COIN_SUPPLY = 1_892_160_000_000_000n;
 export function formatUnits(v: bigint, decimals: number): string {
   if (v === 0n) return '0';
   const s = v.toString();
-  if (decimals === 0) return s + '.'; // the reference formatter's trailing dot
+  if (decimals === 0) return s; // no trailing dot (the live reference 0.10.3, funds.cpp; an earlier build wrote "123.")
   const padded = s.padStart(decimals + 1, '0');
   return padded.slice(0, -decimals) + '.' + padded.slice(-decimals);
 }
