@@ -4,8 +4,8 @@
 // `confirmations`, is cut out of the stored text and written per request. Bounded in bytes: the
 // least recently used answers go first.
 
-/** A stored answer: the text split where `"confirmations":N` stood. */
-interface Stored { pieces: string[]; bytes: number }
+/** A stored answer: its UTF-8 bytes split where `"confirmations":N` stood. */
+interface Stored { pieces: Buffer[]; bytes: number }
 
 /** What a route names its answer by; `confirmations` is the value of that field in it, if any. */
 export interface AnswerKey { key: string; confirmations?: number }
@@ -23,21 +23,23 @@ export class AnswerCache {
   constructor(private readonly capacity = ANSWER_CACHE_BYTES) {}
 
   /** The answer for `k`, with its confirmations written as `number(k.confirmations)`; undefined when absent. */
-  get(k: AnswerKey, number: (n: number) => string): string | undefined {
+  get(k: AnswerKey, number: (n: number) => string): Buffer | undefined {
     const hit = this.map.get(k.key);
     if (!hit) { this.misses++; return undefined; }
     this.map.delete(k.key); // most recently used last
     this.map.set(k.key, hit);
     this.hits++;
-    return hit.pieces.length === 1 ? hit.pieces[0] : hit.pieces.join(confirmationsText(k.confirmations ?? 0, number));
+    if (hit.pieces.length === 1) return hit.pieces[0];
+    const c = Buffer.from(confirmationsText(k.confirmations ?? 0, number));
+    return Buffer.concat(hit.pieces.flatMap((p, i) => (i === 0 ? [p] : [c, p])));
   }
 
   /** Keeps `text`, the answer for `k` written with `number`. */
   set(k: AnswerKey, text: string, number: (n: number) => string): void {
     // The number ends where the field does (so confirmations 1 does not cut "confirmations":12).
-    const pieces = k.confirmations === undefined ? [text]
-      : text.split(new RegExp(`${escape(confirmationsText(k.confirmations, number))}(?=[,}\\]])`));
-    const bytes = 2 * text.length + 64 + k.key.length * 2; // UTF-16 strings
+    const pieces = (k.confirmations === undefined ? [text]
+      : text.split(new RegExp(`${escape(confirmationsText(k.confirmations, number))}(?=[,}\\]])`))).map((p) => Buffer.from(p));
+    const bytes = pieces.reduce((n, p) => n + p.length + 80, 64 + k.key.length * 2);
     if (bytes > MAX_ANSWER_BYTES || bytes > this.capacity) return;
     const old = this.map.get(k.key);
     if (old) { this.used -= old.bytes; this.map.delete(k.key); }

@@ -83,6 +83,7 @@ export const blockRoutes = [
     method: 'GET', path: '/chain/block/:id/binary',
     doc: 'A block\'s raw bytes (header and body) and the tree of what each byte range is.',
     response: named('BlockBinary', obj({ bytes: hexStr(), structure: arr(BinaryAnnotation) })),
+    answerKey: blockAnswerKey('binary'),
     handler: ({ params, node }) => node.chain.read(async (view) => {
       const b = await storedBlock(view, params.id);
       // Offsets are into the body only, not the header (details §5.5, §14.23).

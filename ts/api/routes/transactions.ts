@@ -56,6 +56,15 @@ export const transactionRoutes = [
     response: named('TransactionLookup', obj({
       confirmations: int, mined: nullable(Mined), type: str, transaction: AnyTransaction,
     })),
+    // A mined transaction's answer is kept as written bytes per block (answer_cache.ts); a pending one is built each time.
+    answerKey: async ({ params, node }) => {
+      const hash = fromHexExact(params.txid, 32);
+      if (!hash || node.mempool.pool.byTxHash(hash)) return null;
+      const tx = await transactionByHash(node.db, hash);
+      const c = node.chain;
+      if (!tx || tx.height > c.length) return null;
+      return { key: `lookup ${params.txid} ${tx.id} ${toHex(c.hashAt(tx.height))}`, confirmations: c.length - tx.height + 1 };
+    },
     handler: onView(async ({ params, node }) => {
       const hash = fromHexExact(params.txid, 32) ?? fail('EINV_HEX', 'a transaction hash is 64 hex chars');
       const pending = node.mempool.pool.byTxHash(hash);
