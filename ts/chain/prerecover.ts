@@ -20,6 +20,8 @@ import type { Db } from '../store/database.js';
 const AHEAD = 4;
 /** Fewer signed entries than this in a block: recovered in place. */
 export const MIN_PRERECOVER = 48;
+/** Fewer bytes than any signed entry takes (account id, pin and nonce, fee, signature: > 80). */
+const MIN_ENTRY_BYTES = 80;
 
 export interface BranchBlock { header: Uint8Array; body: Uint8Array }
 
@@ -55,6 +57,8 @@ export class Prerecovery {
   private async submit(j: number): Promise<void> {
     const height = this.fork + 1 + j;
     const { header, body: bytes } = this.branch[j];
+    // A signed entry takes more than MIN_ENTRY_BYTES: a smaller body has too few to bother (no parse).
+    if (bytes.length < MIN_PRERECOVER * MIN_ENTRY_BYTES) return;
     const body = parseBlockBody(this.params, height, parseHeader(header).version, bytes);
     const entries = signedEntries(body);
     if (entries.length < MIN_PRERECOVER) return;
