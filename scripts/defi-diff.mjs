@@ -40,13 +40,15 @@ const USAGE = `usage: node scripts/defi-diff.mjs [options]
   --port-base P         loopback ports P+1..P+4 (default random in 41000..41990; the reference moves to
                         other ports of 41000..41999 when one of its ports is still held by a socket)
   --keep                keep the work folder (kept anyway when a difference was found)
-  --verbose             print every transaction and block (and every difference, not the first 3 of each kind)
+  --verbose             also print every transaction and block
+  --brief               print only the first 3 differences of each kind (route and JSON path); all are counted
   --hold                at the end keep both nodes running (for questions by hand) until Ctrl-C
 `;
 const { values: opt } = parseArgs({
   options: {
     seed: { type: 'string' }, txs: { type: 'string' }, direction: { type: 'string' }, accounts: { type: 'string' },
-    ref: { type: 'string' }, 'port-base': { type: 'string' }, keep: { type: 'boolean' }, verbose: { type: 'boolean' }, hold: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    ref: { type: 'string' }, 'port-base': { type: 'string' }, keep: { type: 'boolean' }, verbose: { type: 'boolean' }, hold: { type: 'boolean' },
+    brief: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   },
 });
 if (opt.help) { process.stdout.write(USAGE); process.exit(0); }
@@ -282,6 +284,7 @@ async function loadSigner() {
 const seedBytes = createHash('sha256').update(`defi-diff:${SEED}`).digest();
 let s0 = seedBytes.readBigUInt64BE(0), s1 = seedBytes.readBigUInt64BE(8);
 const M64 = (1n << 64n) - 1n;
+const I63 = (1n << 63n) - 1n;
 function next64() {
   let x = s0; const y = s1; s0 = y;
   x ^= (x << 23n) & M64; x ^= x >> 17n; x ^= y ^ (y >> 26n); s1 = x;
@@ -328,13 +331,13 @@ function leafDiffs(a, b, path, out) {
 }
 const routeKeyOf = (path) => path.replace(/[0-9a-f]{48,64}/g, ':x').replace(/\/\d+/g, '/:n');
 const PRINT_PER_PATTERN = 3;
-/** Counts a difference; prints the first few of each (route, JSON path) pattern (all with --verbose). */
+/** Counts a difference and prints it (with --brief only the first few of each (route, JSON path) pattern). */
 function report(label, path, d) {
   diffCount++;
   const pattern = `${routeKeyOf(path)} ${d.path.replace(/\[\d+\]/g, '[]')}`;
   const n = (diffRoutes.get(pattern) ?? 0) + 1;
   diffRoutes.set(pattern, n);
-  if (n <= PRINT_PER_PATTERN || VERBOSE) say(`DIFF ${label} ${path} ${d.path}\n  ours: ${short(d.ours)}\n  ref:  ${short(d.ref)}`);
+  if (!opt.brief || n <= PRINT_PER_PATTERN) say(`DIFF ${label} ${path} ${d.path}\n  ours: ${short(d.ours)}\n  ref:  ${short(d.ref)}`);
   else if (n === PRINT_PER_PATTERN + 1) say(`DIFF (further differences of the pattern ${pattern} are counted, not printed)`);
 }
 /** A difference outside the answers' comparison (relay, refusals, the chain itself). */
@@ -578,7 +581,8 @@ let nameCounter = 0;
  * - no new order on an asset while one of its resting orders is partly filled (the reference counts
  *   that order's whole amount at its level and aborts or overfills); such an order is canceled first;
  * - deposits that mint shares and withdrawals that pay out both sides, with a margin (a deposit
- *   minting 0 shares aborts; a 0 payout of a token the account never held invalidates the block).
+ *   minting 0 shares aborts; a 0 payout of a token the account never held invalidates the block);
+ * - asset supplies below 2^63 (a balance of 2^63 or more aborts the reference when read back).
  */
 function generate(st, batch) {
   const fee = st.fee;
@@ -617,8 +621,10 @@ function generate(st, batch) {
       const i = pick(f);
       const decimals = pick([0, 1, 2, 3, 4, 6, 8, 8, 12, 18]);
       let supply;
-      if (decimals === 0 && chance(0.3)) supply = M64; // the largest supply, printed exactly
-      else if (decimals === 18) supply = BigInt(rint(10, 18)) * 10n ** 18n;
+      // The reference keeps balances in signed 64-bit columns: a balance of 2^63 or more is written,
+      // but reading it back aborts the process. So the largest supply here is 2^63 − 1 (printed exactly).
+      if (decimals === 0 && chance(0.3)) supply = I63;
+      else if (decimals === 18) supply = BigInt(rint(1, 9)) * 10n ** 18n;
       else supply = BigInt(rint(1000, 5000000)) * 10n ** BigInt(decimals);
       const name = `${'ABCDEFGHJKMNPQRSTUVWXYZ'[rint(0, 22)]}${String.fromCharCode(65 + (SEED % 26))}${(nameCounter++).toString(36).toUpperCase()}`.slice(0, 5);
       st.coin[i] -= fee;
@@ -785,6 +791,9 @@ function questions(height, blockTxs, pendingTxs) {
   const q = ['/chain/head', `/chain/block/${height}`, '/transaction/mempool', '/chain/txcache', '/chain/hashrate/2', '/chain/hashrate/100'];
   for (const h of blockTxs) q.push(`/transaction/lookup/${h}`);
   for (const t of pendingTxs) q.push(`/transaction/lookup/${t.hash}`);
+  // Orders of earlier blocks: their `processed.remaining` is read when asked (the last 40).
+  const earlier = [...sent.values()].filter((t) => t.type === 'limitSwap' && t.mined && t.mined < height && !blockTxs.includes(t.hash));
+  for (const t of earlier.slice(-40)) q.push(`/transaction/lookup/${t.hash}`);
   for (const a of accounts) {
     q.push(`/account/${a.address}/wart_balance`, `/account/${a.address}/open_orders`, `/account/${a.address}/mempool`, `/account/${a.address}/history/1000000000`);
     for (const as of assets) q.push(`/account/${a.address}/balance/asset:${as.hash}`, `/account/${a.address}/balance/liquidity:${as.hash}`, `/account/${a.address}/open_orders/${as.hash}`);

@@ -100,7 +100,7 @@ describe('--api=0.10 as the running reference answers', () => {
     await fakemine();
   });
 
-  it('lists open orders by transaction id (all markets) and in book-entry order (one market); a block shows the query-time remaining', async () => {
+  it('lists open orders by transaction id (all markets) and in book-entry order (one market); a block and a lookup show the query-time remaining', async () => {
     const C = TestWallet.fromSeed(7000);
     await submit(x.A, 9100, { type: 'coinTransfer', toAddress: C.address, amount: 500_000_000n });
     await fakemine();
@@ -115,7 +115,9 @@ describe('--api=0.10 as the running reference answers', () => {
     const one = await node.data(`/account/${C.addressText}/open_orders/${x.asset}`);
     expect(one.wartToAssetSwaps.map((o: any) => o.txHash)).toEqual([first, second]);
     const remaining = async () => (await node.data(`/chain/block/${height}`)).body.limitSwap.find((t: any) => t.transaction.hash === first).transaction.processed.remaining.u64;
+    const looked = async () => BigInt((await node.data(`/transaction/lookup/${first}`)).transaction.processed.remaining.u64);
     expect(BigInt(await remaining())).toBe(30_000_000n);
+    expect(await looked()).toBe(30_000_000n);
     // B sells into both buys; the block seen before now shows what remains of the first.
     await submit(x.B, 9200, { type: 'limitSwap', assetHash: fromHex(x.asset)!, isBuy: false, amount: 150_000n, limit: priceToBytes(parsePrice('0.0015', 2)!.ceil) });
     await fakemine();
@@ -123,6 +125,7 @@ describe('--api=0.10 as the running reference answers', () => {
     const now = left ? BigInt(left.amount.u64) - BigInt(left.filled.u64) : 0n;
     expect(now).toBeLessThan(30_000_000n);
     expect(BigInt(await remaining())).toBe(now);
+    expect(await looked()).toBe(now);
   });
 
   it('estimates the hashrate over the last n blocks up to the tip (nBlocks clamped, fewer than 2 ⇒ 325)', async () => {

@@ -56,13 +56,14 @@ export const transactionRoutes = [
     response: named('TransactionLookup', obj({
       confirmations: int, mined: nullable(Mined), type: str, transaction: AnyTransaction,
     })),
-    // A mined transaction's answer is kept as written bytes per block (answer_cache.ts); a pending one is built each time.
+    // A mined transaction's answer is kept as written bytes per block (answer_cache.ts); a pending one is built
+    // each time, and so is a limitSwap's (its `processed.remaining` is read when asked, exchange.md §5.3).
     answerKey: async ({ params, node }) => {
       const hash = fromHexExact(params.txid, 32);
       if (!hash || node.mempool.pool.byTxHash(hash)) return null;
       const tx = await transactionByHash(node.db, hash);
       const c = node.chain;
-      if (!tx || tx.height > c.length) return null;
+      if (!tx || tx.height > c.length || tx.kind === 'limitSwap') return null;
       return { key: `lookup ${params.txid} ${tx.id} ${toHex(c.hashAt(tx.height))}`, confirmations: c.length - tx.height + 1 };
     },
     handler: onView(async ({ params, node }) => {
