@@ -9,14 +9,15 @@ import { NodeError } from '../../ts/core/errors.js';
 import { buildBook } from '../../ts/dex/book.js';
 import { loadBook, type LoadableOrder } from '../../ts/dex/lazy_book.js';
 import { matchBook } from '../../ts/dex/matching.js';
+import { bitlen, cmpRatio } from '../../ts/dex/price_math.js';
 import type { MatchResult } from '../../ts/dex/settlement.js';
 
 beforeAll(async () => { await initKernel(); });
 
-const o = (id: number, amount: number, filled: number, m: number, e: number): LoadableOrder =>
+const o = (id: number, amount: number | bigint, filled: number, m: number, e: number): LoadableOrder =>
   ({ id: BigInt(id), limit: { mantissa: m, exponent: e, hex: '' }, amount: BigInt(amount), filled: BigInt(filled) });
 
-interface Case { pool: [number, number]; storedSells?: LoadableOrder[]; newSells?: LoadableOrder[]; storedBuys?: LoadableOrder[]; newBuys?: LoadableOrder[]; skip?: number[] }
+interface Case { pool: [number | bigint, number | bigint]; storedSells?: LoadableOrder[]; newSells?: LoadableOrder[]; storedBuys?: LoadableOrder[]; newBuys?: LoadableOrder[]; skip?: number[] }
 
 function run(c: Case): MatchResult {
   const pool = { base: BigInt(c.pool[0]), quote: BigInt(c.pool[1]) };
@@ -109,5 +110,21 @@ describe('limits that are no grid price', () => {
     expect(refusal({ pool: [1000, 1000], storedSells: [o(1, 500, 0, 50000, 79), invalid], newSells: [o(2, 300, 0, 60000, 79)] })).toBe('EREFABORT');
     // never read: a better new ask leaves stored order 1 as the held read-ahead and loading stops
     expect(refusal({ pool: [1000, 1000], storedSells: [o(1, 500, 0, 50000, 79), invalid], newSells: [o(2, 300, 0, 40000, 79)] })).toBe('none');
+  });
+});
+
+describe('the reference aligns D·m of 128 bits wrongly (cmpRatio)', () => {
+  it('compares ((L + W) mod 2^64, W) instead of (L, W): N/D < val(p) is reported greater', () => {
+    // numerator and denominator as products of two u64s, as the pool ratios are
+    const n = 899163091439644164n * 49019650258293053n, d = 11901542845370770n * 812869936572451318n;
+    const p = { mantissa: 33753, exponent: 67, hex: '' };
+    expect(bitlen(d * 33753n)).toBe(128);
+    expect(n * (1n << 79n) < d * 33753n * (1n << 67n)).toBe(true); // exactly: less
+    expect(cmpRatio(n, d, p)).toBe(1); // the live build: greater
+  });
+
+  it('which changes a match: an ask into a pool of 3.3·10^16 units', () => {
+    expect(summary(run({ pool: [33433640473985025n, 64556538527745n], newSells: [o(1, 52100773483380737n, 0, 63340, 52)], newBuys: [o(2, 69030009, 0, 47968, 55)] })))
+      .toBe('39861009656794490 69030009 73294503855898368 29623319375540 S 1:39861009656794490:34933288182214 B 2:146274881147:69030009');
   });
 });

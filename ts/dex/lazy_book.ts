@@ -125,10 +125,8 @@ export function loadBook(pool: Reserves, sells: SideOrders, buys: SideOrders, sk
   const S: PriceLevel[] = []; // ascending
   const B: PriceLevel[] = []; // descending
   const result = (): Book => {
-    let total = 0n;
-    for (const l of S) total = sumU64(total, l.amount);
-    total = 0n;
-    for (const l of B) total = sumU64(total, l.amount);
+    // each side's total must fit u64 too (the reference's book sums it with add_assert)
+    for (const side of [S, B]) side.reduce((t, l) => sumU64(t, l.amount), 0n);
     return {
       sells: sl.loaded.map((o) => toOrder(o, false)), buys: bl.loaded.map((o) => toOrder(o, true)),
       buyLevels: B, sellLevels: [...S].reverse(),

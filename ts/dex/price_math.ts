@@ -37,13 +37,31 @@ export function ceilDivPrice(a: bigint, p: Price): bigint | null {
  * key'(D) = (bitlen(D·m) + e − 79, D·m/2^bitlen(D·m)), lexicographically, the second components
  * as exact fractions (0 for a zero argument). For N, D > 0 this orders N/D against val(p); for
  * zero arguments the rule itself decides (§8.9), so 0/0 is not special.
+ *
+ * One defect of the reference is reproduced: it aligns D·m (192 bits, words U:L:W) to the top with
+ * shifts that, by a whole number of words (bitlen 128 or 192), add the next lower word instead of
+ * moving it (price.hpp:310 through prod.hpp:212–219; x86 masks the count of `w >> 64` to 0, as
+ * the live build's compare_fraction does). So at bitlen(D·m) = 128 the compared value is
+ * ((L + W) mod 2^64)·2^128 + W·2^64 instead of L·2^128 + W·2^64.
  */
 export function cmpRatio(n: bigint, d: bigint, p: Price): Ordering {
   const pd = d * BigInt(p.mantissa);
   const bn = bitlen(n), bp = bitlen(pd);
   const kd = bp + p.exponent - BIAS;
   if (bn !== kd) return bn < kd ? -1 : 1;
-  // n/2^bn against pd/2^bp, cross-multiplied
-  const l = n << BigInt(bp), r = pd << BigInt(bn);
+  // both aligned to the top of 192 bits
+  const l = n === 0n ? 0n : n << BigInt(192 - bn);
+  const r = alignedAsReference(pd, bp);
   return l < r ? -1 : l > r ? 1 : 0;
+}
+
+const WORD = (1n << 64n) - 1n;
+
+/** D·m shifted left to fill 192 bits, as the reference's Prod192 shift computes it. */
+function alignedAsReference(pd: bigint, bits: number): bigint {
+  if (pd === 0n) return 0n;
+  const [u, l, w] = [pd >> 128n, (pd >> 64n) & WORD, pd & WORD];
+  if (bits === 192) return (((u + l) & WORD) << 128n) | (((l + w) & WORD) << 64n) | w;
+  if (bits === 128) return (((l + w) & WORD) << 128n) | (w << 64n);
+  return pd << BigInt(192 - bits);
 }
