@@ -57,6 +57,14 @@ describe('block views from the answer cache', () => {
     expect((await node.get('/chain/block/2/header')).body).toEqual(header.body);
     const binary = await node.get('/chain/block/2/binary');
     expect((await node.get('/chain/block/2/binary')).body).toEqual(binary.body);
+    const latest = await node.get('/transaction/latest');
+    expect((await node.get('/transaction/latest')).body).toEqual(latest.body);
+    const txcache = await node.get('/chain/txcache');
+    expect((await node.get('/chain/txcache')).body).toEqual(txcache.body);
+    await mine(1);
+    const newer = (await node.get('/transaction/latest')).body;
+    expect(newer).not.toEqual(latest.body); // a new tip: built afresh, with the new block's reward
+    expect(JSON.stringify(newer)).toContain(JSON.stringify(latest.body.data.perBlock?.[0] ?? '').slice(1, 40));
     expect((await node.get('/chain/block/99')).body.code).not.toBe(0);
   });
 });

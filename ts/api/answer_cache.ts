@@ -10,6 +10,15 @@ interface Stored { pieces: Buffer[]; bytes: number }
 /** What a route names its answer by; `confirmations` is the value of that field in it, if any. */
 export interface AnswerKey { key: string; confirmations?: number }
 
+/**
+ * The key of an answer that is a function of the chain alone (the transaction-id window, the latest
+ * mined transactions): the tip's hash, which names the whole state (rolling back and re-applying
+ * gives it again, with the same state).
+ */
+export function tipAnswerKey(what: string, chain: { length: number; hashAt(h: number): Uint8Array }): AnswerKey {
+  return { key: `${what} ${chain.length} ${Buffer.from(chain.hashAt(chain.length)).toString('hex')}` };
+}
+
 export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
 /** Larger answers are not kept (a few would push everything else out). */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;

@@ -13,6 +13,7 @@ import { u32Param } from '../params.js';
 import type { ReadView } from '../../chain/read_view.js';
 import type { NodeServices } from '../services.js';
 import { BlockCache } from '../block_cache.js';
+import { tipAnswerKey } from '../answer_cache.js';
 import { arr, hexStr, int, named, obj, str, type Shape } from '../schema.js';
 import { ActionsByBlock, Block, blockView, blocksOf } from '../views/block.js';
 import { HeaderUnixTime, headerViewUnixTime } from '../views/header.js';
@@ -112,6 +113,7 @@ export const blockRoutes = [
     method: 'GET', path: '/transaction/latest',
     doc: 'The most recent transactions on chain, grouped by block.',
     response: ActionsByBlock,
+    answerKey: async ({ node }) => tipAnswerKey('latest', node.chain),
     handler: ({ node }) => node.chain.read(async (view) => {
       const { fromId, transactions } = await latestTransactions(view.db);
       return { fromId, perBlock: blocksOf(view, transactions, 'ascending') };

@@ -13,6 +13,7 @@ import { hashrateAt } from '../../chain/hashrate.js';
 import { listTxIds } from '../../state/txids.js';
 import type { NodeServices } from '../services.js';
 import { route } from '../route.js';
+import { tipAnswerKey } from '../answer_cache.js';
 import { u32Param } from '../params.js';
 import { arr, bool, hexStr, int, named, nul, num, obj, u64 } from '../schema.js';
 import { CoinAmount, coinAmount } from '../views/amount.js';
@@ -131,6 +132,7 @@ export const chainRoutes = [
     method: 'GET', path: '/chain/txcache',
     doc: 'The transaction ids `(accountId, pinHeight, nonceId)` in the replay window: a transaction whose id is listed cannot be included again.',
     response: named('TxCache', arr(obj({ accountId: u64, nonceId: int, pinHeight: int }))),
+    answerKey: async ({ node }) => tipAnswerKey('txcache', node.chain),
     handler: async ({ node }) => (await listTxIds(node.db)).map((id) => ({ accountId: id.accountId, nonceId: id.nonceId, pinHeight: id.pinHeight })),
   }),
   route({
