@@ -8,8 +8,8 @@ import { initKernel } from '../../ts/kernel/instance.js';
 import { NodeError } from '../../ts/core/errors.js';
 import { buildBook } from '../../ts/dex/book.js';
 import { loadBook, type LoadableOrder } from '../../ts/dex/lazy_book.js';
-import { matchBook } from '../../ts/dex/matching.js';
-import { bitlen, cmpRatio } from '../../ts/dex/price_math.js';
+import { excessAt, matchBook } from '../../ts/dex/matching.js';
+import { bitlen, ceilDivPrice, ceilMulPrice, cmpRatio } from '../../ts/dex/price_math.js';
 import type { MatchResult } from '../../ts/dex/settlement.js';
 
 beforeAll(async () => { await initKernel(); });
@@ -110,6 +110,21 @@ describe('limits that are no grid price', () => {
     expect(refusal({ pool: [1000, 1000], storedSells: [o(1, 500, 0, 50000, 79), invalid], newSells: [o(2, 300, 0, 60000, 79)] })).toBe('EREFABORT');
     // never read: a better new ask leaves stored order 1 as the held read-ahead and loading stops
     expect(refusal({ pool: [1000, 1000], storedSells: [o(1, 500, 0, 50000, 79), invalid], newSells: [o(2, 300, 0, 40000, 79)] })).toBe('none');
+  });
+});
+
+describe('roundings of the live build where a shift by 64 bits is one by 0 (x86)', () => {
+  it('⌈a·val(p)⌉ at e = 15 rounds up an exact product of 2^64 or more', () => {
+    const p = { mantissa: 0x8000, exponent: 15, hex: '' }; // val = 2^−49
+    expect(ceilMulPrice(3n << 49n, p)).toBe(4n); // exactly 3
+    expect(ceilMulPrice(3n << 48n, p)).toBe(2n); // 1.5: right, as it is inexact anyway
+    expect(excessAt(3n << 49n, 100n, p)).toEqual({ isQuote: true, amount: 96n });
+  });
+  it('⌈a/val(p)⌉ of 2^63 or more rounds up an exact quotient', () => {
+    const p = { mantissa: 0x8000, exponent: 52, hex: '' }; // val = 2^−12
+    expect(ceilDivPrice(1n << 51n, p)).toBe((1n << 63n) + 1n); // exactly 2^63
+    expect(ceilDivPrice((1n << 51n) - 1n, p)).toBe((1n << 63n) - 4096n); // below 2^63: exact
+    expect(excessAt((1n << 64n) - 1n, 1n << 51n, p)).toEqual({ isQuote: false, amount: (1n << 63n) - 2n });
   });
 });
 

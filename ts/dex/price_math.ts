@@ -1,5 +1,6 @@
 // Exact price arithmetic of the matching algorithm (exchange.md §8.2): ⌈a·p⌉, ⌈a/p⌉ and the
 // ratio comparison `cmp(N, D; p)` on val(m, e) = m·2^(e−79) (§4.1). Integers only, never doubles.
+import { fail } from '../core/errors.js';
 import type { Price } from '../kernel/price.js';
 
 const U64_LIMIT = 1n << 64n;
@@ -15,20 +16,34 @@ export function bitlen(n: bigint): number {
   return (s.length - 1) * 4 + (32 - Math.clz32(parseInt(s[0], 16)));
 }
 
-/** ⌈a·val(p)⌉ for a ≥ 0, or null when the result is ≥ 2^64 (undefined in §8.2). */
+/**
+ * ⌈a·val(p)⌉ for a ≥ 0, or null when the result is ≥ 2^64 (undefined in §8.2), as the live
+ * reference computes it: at e = 15 (a shift right by exactly 64 bits) it rounds up whenever the
+ * product m·a reaches 2^64, even when exact (prod.hpp:87: `upper << 64` is `upper << 0` on x86).
+ */
 export function ceilMulPrice(a: bigint, p: Price): bigint | null {
   const am = a * BigInt(p.mantissa);
   const shift = p.exponent - BIAS;
+  if (shift === -64 && am >> 64n !== 0n) {
+    const r = (am >> 64n) + 1n;
+    return r < U64_LIMIT ? r : null;
+  }
   const r = shift >= 0 ? am << BigInt(shift) : (am + (1n << BigInt(-shift)) - 1n) >> BigInt(-shift);
   return r < U64_LIMIT ? r : null;
 }
 
-/** ⌈a / val(p)⌉ for a ≥ 0, or null when the result is ≥ 2^64 (undefined in §8.2). */
+/**
+ * ⌈a / val(p)⌉ for a ≥ 0, or null when the result is ≥ 2^64 (undefined in §8.2), as the live
+ * reference computes it: when ⌊a / val(p)⌋ ≥ 2^63 it rounds up even when exact (price.hpp:269:
+ * `d << 64` is `d << 0` on x86), and null if that reaches 2^64.
+ */
 export function ceilDivPrice(a: bigint, p: Price): bigint | null {
   const m = BigInt(p.mantissa);
+  if (m === 0n) fail('EREFABORT', 'a division by a zero mantissa'); // an integer division by 0 kills the reference
   const shift = BIAS - p.exponent;
   const [num, den] = shift >= 0 ? [a << BigInt(shift), m] : [a, m << BigInt(-shift)];
-  const r = (num + den - 1n) / den;
+  const floor = num / den;
+  const r = floor >= 1n << 63n ? floor + 1n : (num + den - 1n) / den;
   return r < U64_LIMIT ? r : null;
 }
 
