@@ -10,8 +10,6 @@ import { WalletError } from './wallet_error.js';
 
 type Row = { total: { u64?: number | bigint; E8?: number | bigint }; locked: { u64?: number | bigint; E8?: number | bigint }; mempool: { u64?: number | bigint; E8?: number | bigint } };
 
-/** Amount text; the reference's formatter would end a 0-decimals amount with a dot. */
-const show = (v: bigint, decimals: number): string => (decimals === 0 ? v.toString() : formatUnits(v, decimals));
 const units = (a: { u64?: number | bigint; E8?: number | bigint }): bigint => BigInt(a.E8 ?? a.u64 ?? 0);
 const free = (r: Row): bigint => units(r.total) - units(r.locked) - units(r.mempool);
 
@@ -39,7 +37,7 @@ export async function checkFunds(node: NodeClient, address: string, p: Transacti
   const coin = (await node.get<{ coin: Row }>(`/account/${address}/coin_balance`)).coin;
   const needCoin = coinSpend(p, feeE8), haveCoin = free(coin);
   if (needCoin > haveCoin) {
-    const text = (v: bigint) => `${show(v, COIN_DECIMALS)} WART`;
+    const text = (v: bigint) => `${formatUnits(v, COIN_DECIMALS)} WART`;
     throw new WalletError(`insufficient balance: this needs ${text(needCoin)}${needCoin !== feeE8 ? ` (fee ${text(feeE8)} included)` : ' (the fee)'}, ` +
       `${text(haveCoin < 0n ? 0n : haveCoin)} is free${units(coin.locked) + units(coin.mempool) > 0n ? ` (${text(units(coin.locked))} locked in orders, ${text(units(coin.mempool))} pending)` : ''}`);
   }
@@ -49,7 +47,7 @@ export async function checkFunds(node: NodeClient, address: string, p: Transacti
   const have = free(balance as unknown as Row);
   if (t.amount > have) {
     const name = t.spec.startsWith('liquidity:') ? `${token.name}-LP` : token.name;
-    const text = (v: bigint) => `${show(v, token.decimals)} ${name}`;
+    const text = (v: bigint) => `${formatUnits(v, token.decimals)} ${name}`;
     throw new WalletError(`insufficient balance: this needs ${text(t.amount)}, ${text(have < 0n ? 0n : have)} is free`);
   }
 }
