@@ -8,7 +8,7 @@ import { NodeError } from '../../ts/core/errors.js';
 import { fromHex, toHex } from '../../ts/core/hex.js';
 import { Reader, Writer } from '../../ts/core/bytes.js';
 import { OUR_VERSION, canLeadSync, dialectOf, encodeVersion, decodeVersion } from '../../ts/p2p/dialect.js';
-import { Handshake, acceptorReply, connectorHello } from '../../ts/p2p/handshake.js';
+import { AckStream, Handshake, acceptorReply, connectorHello } from '../../ts/p2p/handshake.js';
 import { FrameDecoder, encodeFrame } from '../../ts/p2p/framing.js';
 import { readWorksum, writeWorksum } from '../../ts/p2p/elements.js';
 import { decodeMessage, encodeMessage, type Message } from '../../ts/p2p/messages.js';
@@ -67,6 +67,34 @@ describe('handshake (§1.4)', () => {
     expect(codeOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(connectorHello('testnet', OUR_VERSION, 1)))).toBe('EHANDSHAKE');
     expect(codeOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(new Uint8Array([...connectorHello('mainnet', OUR_VERSION, 1), 0])))).toBe('EHANDSHAKE');
     expect(codeOf(() => new Handshake('mainnet', true, OUR_VERSION, 0).feed(new Uint8Array([...acceptorReply('mainnet', OUR_VERSION), 0])))).toBe('EHANDSHAKE');
+  });
+
+  // 0.8.20 as connector may write its Init before the ack byte (strace of a live 0.8.20; a59f7ddf
+  // src/node/asyncio/connection.cpp:85–90): both orders give the same frames, however the bytes are cut.
+  it('the acceptor finds the ack byte before or after the connector\'s first frames', () => {
+    const init = encodeFrame(MSG.InitV1, encodeMessage({ kind: 'Init', v3: false, descriptor: 0, priority: { importance: 0, height: 0 }, length: 0, worksum: 0n, grid: [], flags: null }).payload);
+    const bigInit = encodeFrame(MSG.InitV1, encodeMessage({ kind: 'Init', v3: false, descriptor: 0, priority: { importance: 0, height: 0 }, length: 8_640 * 600, worksum: 1n, grid: Array.from({ length: 600 }, (_, i) => hdr(i % 251)), flags: null }).payload);
+    const ping = encodeFrame(MSG.Ping, encodeMessage({ kind: 'Ping', v2: false, nonce: 7, priority: { importance: 0, height: 0 }, maxAddresses: 5, maxTransactions: 100, ndiscard: 0 }).payload);
+    const cat = (...xs: Uint8Array[]) => { const o = new Uint8Array(xs.reduce((n, x) => n + x.length, 0)); let i = 0; for (const x of xs) { o.set(x, i); i += x.length; } return o; };
+    const ack = new Uint8Array([0]);
+    for (const first of [init, bigInit]) {
+      const frames = cat(first, ping, ping);
+      for (const stream of [cat(ack, first, ping, ping), cat(first, ack, ping, ping), cat(first, ping, ack, ping)]) {
+        for (const cut of [1, 2, 5, 11, first.length, first.length + 1, stream.length]) {
+          const a = new AckStream();
+          const out = cat(a.push(stream.subarray(0, cut)), a.push(stream.subarray(cut)));
+          expect(a.acked).toBe(true);
+          expect(toHex(out)).toBe(toHex(frames));
+        }
+        const a = new AckStream(); // byte by byte
+        const out = cat(...Array.from(stream, (x) => a.push(new Uint8Array([x]))));
+        expect(toHex(out)).toBe(toHex(frames));
+      }
+    }
+    // What is not a frame after the ack byte goes on to the decoder, which refuses it as before.
+    const junk = new AckStream();
+    expect(Array.from(junk.push(new Uint8Array([0, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9])))).toEqual([0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(junk.acked).toBe(true);
   });
 
   it('classifies versions into dialects (§2.6)', () => {

@@ -6,7 +6,7 @@ import { NodeError } from '../core/errors.js';
 import type { NetworkName } from '../consensus/params.js';
 import type { NodeVersion } from './dialect.js';
 import { FrameDecoder, encodeFrame, type Frame } from './framing.js';
-import { Handshake } from './handshake.js';
+import { AckStream, Handshake } from './handshake.js';
 import { SEND_QUEUE_LIMIT, TIMER } from './protocol.js';
 import type { PeerSocket, TransportKind } from './transport/socket.js';
 
@@ -63,6 +63,8 @@ export class Connection {
   rxBytes = 0;
   txBytes = 0;
   private readonly handshake: Handshake;
+  /** Inbound: the stream until the connector's ack byte is found (handshake.ts AckStream). */
+  private ackStream: AckStream | null = null;
   private readonly decoder = new FrameDecoder();
   private handshakeTimer: NodeJS.Timeout | null;
   private isClosed = false;
@@ -125,6 +127,7 @@ export class Connection {
     try {
       let data = chunk;
       if (!this.handshake.done) {
+        const acking = this.handshake.awaitingAck;
         const step = this.handshake.feed(chunk);
         if (step.send) this.write(step.send);
         this.count(chunk.length - step.rest.length, 0);
@@ -135,8 +138,17 @@ export class Connection {
         this.peerListenPort = this.handshake.peerListenPort;
         this.handlers.ready(this);
         data = step.rest;
+        // From a connector before 0.9, the byte taken for the ack (the chunk's first) may be the
+        // start of its Init (handshake.ts AckStream); 0.9 and later write the ack first.
+        const racy = acking && this.peerVersion!.major === 0 && this.peerVersion!.minor < 9;
+        if (racy) this.ackStream = new AckStream();
+        this.count(data.length, 0);
+        if (racy) data = chunk;
+      } else this.count(data.length, 0);
+      if (this.ackStream) {
+        data = this.ackStream.push(data);
+        if (this.ackStream.acked) this.ackStream = null;
       }
-      this.count(data.length, 0);
       for (const f of this.decoder.push(data)) {
         if (this.isClosed) return;
         this.handlers.frame(this, f);

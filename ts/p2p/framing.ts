@@ -9,7 +9,8 @@ import { FRAME_HEADER, MAX_PAYLOAD } from './protocol.js';
 
 export interface Frame { type: number; payload: Uint8Array }
 
-function checksum(type: number, payload: Uint8Array): Uint8Array {
+/** The frame checksum: the first 4 bytes of SHA-256 over the two type bytes and the payload. */
+export function checksum(type: number, payload: Uint8Array): Uint8Array {
   const data = new Uint8Array(2 + payload.length);
   data[1] = type;
   data.set(payload, 2);
