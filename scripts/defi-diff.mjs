@@ -582,7 +582,12 @@ let nameCounter = 0;
  *   that order's whole amount at its level and aborts or overfills); such an order is canceled first;
  * - deposits that mint shares and withdrawals that pay out both sides, with a margin (a deposit
  *   minting 0 shares aborts; a 0 payout of a token the account never held invalidates the block);
- * - asset supplies below 2^63 (a balance of 2^63 or more aborts the reference when read back).
+ * - asset supplies below 2^63 (a balance of 2^63 or more aborts the reference when read back);
+ * - one transaction per account and asset in a block: the reference's mempool files an order under
+ *   its asset whichever token it locks, and when a block lowers an account's free balance of the
+ *   asset it drops that account's pending entries of the asset in fee order and asserts that the
+ *   asset's reservation ends with the last one, which a buy (locking coin) after a sell or transfer
+ *   breaks: the process aborts (mempool.cpp:307) right after appending the block.
  */
 function generate(st, batch) {
   const fee = st.fee;
@@ -591,6 +596,8 @@ function generate(st, batch) {
   const holders = (arr, j) => [...Array(n).keys()].filter((i) => (arr[i]?.[j] ?? 0n) > 0n);
   const others = (i) => [...Array(n).keys()].filter((k) => k !== i);
   const poolOk = (j) => st.markets[j].base > 0n && st.markets[j].quote > 0n;
+  // One transaction per (account, asset) in a block: see the comment above.
+  const untouched = (i, j) => !batch.some((b) => b.from === i && b.asset === j);
   const orderAsset = batch.find((b) => b.payload.type === 'limitSwap')?.asset;
   // A partly filled resting order is canceled before anything else trades on its asset.
   const partialCancel = () => {
@@ -656,7 +663,7 @@ function generate(st, batch) {
     depositMore: () => deposit(false),
     withdraw: () => {
       const c = [];
-      assets.forEach((as, j) => holders(st.shares, j).forEach((i) => { if (st.coin[i] >= fee && poolOk(j) && !batch.some((b) => b.asset === j && b.kind === 'withdraw')) c.push([i, j]); }));
+      assets.forEach((as, j) => holders(st.shares, j).forEach((i) => { if (st.coin[i] >= fee && poolOk(j) && untouched(i, j) && !batch.some((b) => b.asset === j && b.kind === 'withdraw')) c.push([i, j]); }));
       if (!c.length) return null;
       const [i, j] = pick(c);
       const m = st.markets[j];
@@ -671,7 +678,7 @@ function generate(st, batch) {
   function tokenTransfer(isLiquidity) {
     const arr = isLiquidity ? st.shares : st.asset;
     const c = [];
-    assets.forEach((as, j) => holders(arr, j).forEach((i) => { if (st.coin[i] >= fee) c.push([i, j]); }));
+    assets.forEach((as, j) => holders(arr, j).forEach((i) => { if (st.coin[i] >= fee && untouched(i, j)) c.push([i, j]); }));
     if (!c.length) return null;
     const [i, j] = pick(c);
     const to = pick(others(i));
@@ -684,6 +691,7 @@ function generate(st, batch) {
     assets.forEach((as, j) => {
       if (!poolOk(j) || st.partial.has(j) || (orderAsset !== undefined && orderAsset !== j)) return;
       for (let i = 0; i < n; i++) {
+        if (!untouched(i, j)) continue;
         if (isBuy ? st.coin[i] >= fee + 100000n && as.rows.has(i) : st.asset[i][j] > 0n && st.coin[i] >= fee) c.push([i, j]);
       }
     });
@@ -707,7 +715,7 @@ function generate(st, batch) {
     assets.forEach((as, j) => {
       const empty = st.markets[j].base === 0n && st.markets[j].quote === 0n;
       if (empty !== first || batch.some((b) => b.asset === j && (b.kind === 'depositFirst' || b.kind === 'withdraw'))) return;
-      holders(st.asset, j).forEach((i) => { if (st.coin[i] >= fee + 1000000n) c.push([i, j]); });
+      holders(st.asset, j).forEach((i) => { if (st.coin[i] >= fee + 1000000n && untouched(i, j)) c.push([i, j]); });
     });
     if (!c.length) return null;
     const [i, j] = pick(c);
