@@ -5,7 +5,7 @@
 // Needs a reference binary, so it is not part of `make test`; `make test` replays what it writes
 // (test/p2p/exchange_transcript.test.ts, test/api/reference_exchange_chain.test.ts).
 //
-// One session, everything on 127.0.0.1: our node (contract API, no --connect: it dials no one) and the
+// One session, everything on 127.0.0.1: our node (contract API, no --connect) and the
 // reference (`--testnet --connect=<proxy>`) start empty; the reference dials ours through the recording
 // proxy (scripts/p2precord.mjs), so the one connection between them is recorded byte for byte.
 //   1. the reference mines blocks 1–32 while the proxy still turns it away (WARMUP_S, see below), then
@@ -24,11 +24,13 @@
 // recoverable signature r‖s‖recid), independently of the node's code; limit prices come from the
 // reference's /tools/parse_price (a buy rounds down, a sell up).
 //
-// Usage: node scripts/record-exchange.mjs [--out DIR]   (DIR default: test/vectors)
+// Usage: node scripts/record-exchange.mjs [--out DIR]   (DIR default: test/vectors; ~6 min)
 // Env: REF_BIN (default $TMPDIR/warthog-ref/regtest/build/src/node/wart-node), OUR_DIR (a built checkout,
-//   default this one), PORT_BASE (default 43100: the first free ports from there on, within
-//   43000–43999),
-//   WORK (logs and data, default a fresh temp dir).
+//   default this one; test/vectors/reference-0.10.3-exchange/README.md builds a clean copy of HEAD),
+//   PORT_BASE (default 43100: the first free ports from there on, within 43000–43999), WARMUP_S (150),
+//   WORK (logs and data, default a fresh temp dir; a failed run leaves transcript-of-failed-run.json there).
+// Do not run the replay tests at the same time: a replaying node dials the listen port the recorded
+// reference announced, which may be one of this script's.
 // Writes OUT/p2p/ref-0.10.3-exchange.json (the transcript) and OUT/reference-0.10.3-exchange/
 // (chain.json: blocks, keys, transactions; answers/hNNN.json: the reference's answers; summary.json).
 import { spawn } from 'node:child_process';
@@ -410,7 +412,7 @@ try {
   const last = answersByHeight.get(lastH);
   for (const t of txsAll) { const p = `/transaction/lookup/${t.txHash}`; if (!last.some(([q]) => q === p)) last.push([p, (await getText(REF + p)).trim()]); }
   await sleep(12000); // one more ping round, so the session ends quietly
-  const refOffenses = await getText(`${REF}/peers/offenses/0`).catch((e) => String(e));
+  const refOffenses = await getText(`${REF}/peers/offenses/1`).catch((e) => String(e));
   const refPeers = await getText(`${REF}/peers/connected`).catch((e) => String(e));
 
   // ---- write
