@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import {
-  makePrice, parsePrice, priceCompare, priceDecimal, priceDoubleAdjusted, priceDoubleRaw, priceFromBytes, priceFromHex, priceToBytes,
+  limitView, makePrice, parsePrice, priceCompare, priceDecimal, priceDoubleAdjusted, priceDoubleRaw, priceFromBytes, priceFromHex, priceToBytes,
   priceView, type PriceView,
 } from '../../ts/kernel/price.js';
 
@@ -147,5 +147,17 @@ describe('priceDecimal: the exact decimal of a grid price', () => {
     const tiny = priceDecimal(priceFromHex('800000')!, 8); // 2^15·2^−79 = 2^−64
     expect(tiny).toBe('0.' + (5n ** 64n).toString().padStart(64, '0'));
     expect(priceDecimal(priceFromHex('800000')!, 18)).toBe('0.' + (5n ** 64n).toString().padStart(64, '0').replace(/^0{10}/, ''));
+  });
+});
+
+describe('limitView: a limit as a block may carry it', () => {
+  it('a valid price is priceView; any other 3 bytes get the same formulas', () => {
+    const valid = priceFromHex('c35052')!;
+    expect(limitView(priceToBytes(valid), 2)).toEqual(priceView(valid, 2));
+    // mantissa without its top bit, and an exponent byte above 127: the reference reads both unchecked.
+    expect(limitView(Uint8Array.of(0x00, 0x03, 0x4f), 2)).toEqual({
+      precExponent10: 6, exponent2: 0, mantissa: 3, hex: '00034f', doubleAdjusted: 3 * 1e-6, doubleRaw: 3,
+    });
+    expect(limitView(Uint8Array.of(0x80, 0x00, 0xc8), 8)).toMatchObject({ exponent2: 121, hex: '8000c8', doubleRaw: 2 ** 136 });
   });
 });

@@ -102,6 +102,23 @@ export function priceView(p: Price, decimals: number): PriceView {
 }
 
 /**
+ * The API object of a limit as a block carries it: any 3 bytes, since the reference reads them
+ * unchecked (docs/reference-differences.md). A valid price goes through priceView; any other gets
+ * the same formulas (m·2^(e−79), then ×10^(d−8)) outside the kernel, which takes valid prices only.
+ */
+export function limitView(bytes: Uint8Array, decimals: number): PriceView {
+  const p = priceFromBytes(bytes);
+  if (p) return priceView(p, decimals);
+  checkDecimals(decimals);
+  const mantissa = (bytes[0] << 8) | bytes[1], exponent = bytes[2];
+  const doubleRaw = mantissa * 2 ** (exponent - 79); // a power of two: exact
+  return {
+    precExponent10: 8 - decimals, exponent2: exponent - 79, mantissa, hex: hex2(bytes[0]) + hex2(bytes[1]) + hex2(exponent),
+    doubleAdjusted: doubleRaw * Number(`1e${decimals - 8}`), doubleRaw, // the kernel's table holds these literals
+  };
+}
+
+/**
  * `/tools/parse_price` (exchange.md §4.4): the decimal price text (coins per whole unit) as the
  * largest grid price ≤ it (floor) and the smallest ≥ it (ceil). The text must be one whole
  * decimal number, `[-](digits[.digits]|.digits)[(e|E)[+|-]digits]` (no leading '+', spaces, hex,

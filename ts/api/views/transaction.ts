@@ -9,7 +9,7 @@ import { fail } from '../../core/errors.js';
 import { COIN_DECIMALS } from '../../core/amount.js';
 import { toHex } from '../../core/hex.js';
 import { assetNameOf, feeE8OfCode, type TransactionPayload } from '../../core/transaction.js';
-import { priceFromBytes, priceView } from '../../kernel/price.js';
+import { limitView } from '../../kernel/price.js';
 import type { PendingTx } from '../../mempool/pending.js';
 import { assetByHash, type Asset } from '../../state/assets.js';
 import type { MatchSwap } from '../../state/history.js';
@@ -78,9 +78,7 @@ function tokenTransferData(to: Uint8Array, amount: bigint, a: Asset, isLiquidity
 }
 
 function limitSwapData(a: Asset, buy: boolean, amount: bigint, limit: Uint8Array): Infer<typeof LimitSwapData> {
-  const p = priceFromBytes(limit);
-  if (!p) throw new Error(`invalid limit price ${toHex(limit)}`); // refused at parse and admission (§4.1, P1)
-  return { baseAsset: assetRef(a), amount: orderAmount(amount, buy, a), limit: priceView(p, a.decimals), buy };
+  return { baseAsset: assetRef(a), amount: orderAmount(amount, buy, a), limit: limitView(limit, a.decimals), buy };
 }
 
 const liquidityDepositData = (a: Asset, base: bigint, quote: bigint): Infer<typeof LiquidityDepositData> =>
