@@ -112,8 +112,8 @@ const headerHex = typeof hdr === 'string' ? hdr : hdr?.header?.raw ?? hdr?.raw ?
 const buriedTx = JSON.stringify(blk).match(/"(?:txHash|hash)":"([0-9a-f]{64})"/g)?.map((s) => s.slice(-65, -1)).find((h) => h !== blk.header?.hash);
 const all = ['/chain/head', '/chain/grid', '/chain/block/30', '/chain/block/30/hash', '/chain/block/30/header', '/chain/block/30/binary',
   '/chain/hashrate/50', '/chain/signed_snapshot', '/chain/txcache', '/transaction/minfee', '/transaction/mempool', '/transaction/latest',
-  `/transaction/lookup/${buriedTx}`, `/account/${toAddr}/wart_balance`, `/account/${toAddr}/balance/wart`, `/account/${toAddr}/history/100000000`,
-  `/account/${toAddr}/mempool`, '/account/richlist/wart', `/tools/janushash_number/${headerHex}`, '/tools/encode16bit/from_e8/1000448',
+  `/transaction/lookup/${buriedTx}`, `/account/${toAddr}/wart_balance`, `/account/${toAddr}/balance/0`, `/account/${toAddr}/history/100000000`,
+  `/account/${toAddr}/mempool`, '/account/richlist/0', `/tools/janushash_number/${headerHex}`, '/tools/encode16bit/from_e8/1000448',
   '/tools/info', '/peers/connected', '/peers/ip_count', '/chart/hashrate/block/1/60/10'];
 const routes = process.env.ROUTES ? all.filter((r) => process.env.ROUTES.split(',').some((f) => r.includes(f))) : all;
 function wrk(url, close) {
