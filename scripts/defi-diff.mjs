@@ -681,7 +681,8 @@ function generate(st, batch) {
     assets.forEach((as, j) => holders(arr, j).forEach((i) => { if (st.coin[i] >= fee && untouched(i, j)) c.push([i, j]); }));
     if (!c.length) return null;
     const [i, j] = pick(c);
-    const to = pick(others(i));
+    const to = pick(others(i).filter((k) => accounts[k].known)); // a new account is made by a coin transfer
+    if (to === undefined) return null;
     const amount = chance(0.1) ? arr[i][j] : part(arr[i][j], 0.01, 0.5) || 1n;
     arr[i][j] -= amount; st.coin[i] -= fee;
     return { kind: isLiquidity ? 'sharesTransfer' : 'assetTransfer', from: i, to, asset: j, payload: { type: 'tokenTransfer', assetHash: Buffer.from(assets[j].hash, 'hex'), isLiquidity, toAddress: accounts[to].raw, amount } };
@@ -698,15 +699,26 @@ function generate(st, batch) {
     if (!c.length) return null;
     const [i, j] = pick(c);
     const m = st.markets[j], as = assets[j];
-    // The reference price: the pool's; half to twice it, or just across the best opposite order.
+    // The reference price: the pool's; half to twice it, or across the best opposite order (the
+    // pool is then moved to that order's price first: enough is spent to get there and beyond).
     const poolPrice = Number(m.quote) / Number(m.base);
     const best = isBuy ? Math.min(...m.asks) : Math.max(...m.bids);
-    let raw = poolPrice * 2 ** (rnd() * 2 - 1);
-    if (Number.isFinite(best) && best > 0 && chance(0.35)) raw = isBuy ? best * (1 + rnd() * 0.3) : best * (1 - rnd() * 0.3);
+    const crossing = Number.isFinite(best) && best > 0 && (isBuy ? best > poolPrice : best < poolPrice) && chance(coverage.crossBook ? 0.3 : 0.7);
+    const raw = crossing ? (isBuy ? best * (1 + rnd() * 0.3) : best * (1 - rnd() * 0.3)) : poolPrice * 2 ** (rnd() * 2 - 1);
     const limit = priceBytes(raw);
+    // What moves the pool (x·y = k) from its price to the limit: quote·(√(limit/price) − 1) coin for a buy,
+    // base·(√(price/limit) − 1) units for a sell; a crossing order brings half as much again.
+    const toLimit = (reserve, ratio) => BigInt(Math.floor(Number(reserve) * Math.max(0, Math.sqrt(ratio) - 1) * 1.5));
     let amount;
-    if (isBuy) { amount = part(st.coin[i] - fee, 0.02, 0.35) || 1n; st.coin[i] -= amount + fee; }
-    else { amount = chance(0.1) ? st.asset[i][j] : part(st.asset[i][j], 0.01, 0.4) || 1n; st.asset[i][j] -= amount; st.coin[i] -= fee; }
+    if (isBuy) {
+      amount = part(st.coin[i] - fee, 0.02, 0.35) || 1n;
+      if (crossing) { const need = toLimit(m.quote, rawOfPrice(limit) / poolPrice) + 1n; amount = need < st.coin[i] - fee ? need : st.coin[i] - fee; }
+      st.coin[i] -= amount + fee;
+    } else {
+      amount = chance(0.1) ? st.asset[i][j] : part(st.asset[i][j], 0.01, 0.4) || 1n;
+      if (crossing) { const need = toLimit(m.base, poolPrice / rawOfPrice(limit)) + 1n; amount = need < st.asset[i][j] ? need : st.asset[i][j]; }
+      st.asset[i][j] -= amount; st.coin[i] -= fee;
+    }
     (isBuy ? m.bids : m.asks).push(rawOfPrice(limit));
     return { kind: isBuy ? 'buy' : 'sell', from: i, asset: j, payload: { type: 'limitSwap', assetHash: Buffer.from(as.hash, 'hex'), isBuy, amount, limit } };
   }
@@ -915,8 +927,13 @@ async function main() {
   let round = 0;
   const minedTxs = () => [...sent.values()].filter((t) => t.mined).length;
   const covered = () => Object.values(coverage).every((v) => v > 0);
-  while ((minedTxs() < TXS || !covered()) && round < 6 * TXS) {
+  // Until --txs transactions are in blocks and every kind occurred; at most 3 × --txs rounds.
+  while ((minedTxs() < TXS || !covered()) && round < 3 * TXS) {
     round++;
+    if (round % 10 === 0) {
+      const missing = Object.entries(coverage).filter(([, v]) => v === 0).map(([k]) => k);
+      say(`progress: round ${round}, height ${chainHeight}, ${minedTxs()} transactions in blocks, ${diffCount} differences${missing.length ? `, not yet: ${missing.join(' ')}` : ''}`);
+    }
     const pins = {};
     for (const node of NODES) pins[node.name] = await head(node);
     const minfee = dataOf(await get(OURS, '/transaction/minfee'));
@@ -940,7 +957,7 @@ async function main() {
     }
     await compareAll(`round ${round} before mining`, pre);
     const how = minerFor();
-    const minerAcc = rint(0, N_ACCOUNTS - 1);
+    const minerAcc = pick([...accounts.keys()].filter((k) => accounts[k].known)); // the last account is created by a transfer
     vsay(`round ${round}: ${batch.map((b) => b.kind).join(' ')}; mined by ${how}`);
     await mine(how, accounts[minerAcc].address);
     accounts[minerAcc].known = true;
@@ -955,6 +972,7 @@ async function main() {
       appendCompared = true;
       comparisons++;
       const [o, r] = [appendAnswers.get('ours'), appendAnswers.get('ref')];
+      vsay(`POST /chain/append success: ours ${o}, ref ${r}`);
       if (sortedJson(parseJson(o)) !== sortedJson(parseJson(r))) reportEvent('POST /chain/append success', `POST /chain/append success\n  ours: ${o}\n  ref:  ${r}`);
     }
   }
