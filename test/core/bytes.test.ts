@@ -15,6 +15,12 @@ describe('Writer', () => {
     expect(toHex(w.finish())).toBe('ab1234deadbeef0102030405060708090a');
     expect(w.length).toBe(17);
   });
+  it('keeps every value written as the buffer grows, a u8 that fills it included', () => {
+    for (let before = 0; before < 40; before++) {
+      const w = new Writer(16).bytes(new Uint8Array(before).fill(7)).u8(0x5a).u16(0xbeef).u8(0x01);
+      expect(toHex(w.finish())).toBe('07'.repeat(before) + '5abeef01');
+    }
+  });
   it('writes the extremes of every width', () => {
     const w = new Writer().u8(255).u16(65535).u32(2 ** 32 - 1).u64((1n << 64n) - 1n);
     expect(toHex(w.finish())).toBe('ff'.repeat(15));

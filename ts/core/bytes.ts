@@ -86,7 +86,10 @@ export class Writer {
 
   u8(v: number): this {
     Writer.check(v, 8);
-    this.buf[this.room(1)] = v;
+    // room() first: `this.buf[this.room(1)] = v` takes `this.buf` before room() may replace it, and the
+    // byte that makes the buffer grow went to the old one (a Txrep entry's presence flag read as 0).
+    const i = this.room(1);
+    this.buf[i] = v;
     return this;
   }
 
