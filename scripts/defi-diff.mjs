@@ -135,7 +135,7 @@ const KNOWN = [
   },
   {
     id: 'share-amounts', tag: '**share-amounts**',
-    match: (c) => /\.(sharesReceived|sharesRedeemed)\.(str|decimals)$/.test(c.path) && assetDecimalsInstead(c),
+    match: (c) => /\.sharesReceived\.(str|decimals)$/.test(c.path) && assetDecimalsInstead(c),
   },
   {
     id: 'early-hashrate', tag: '**early-hashrate**',
