@@ -364,11 +364,28 @@ function feeOrdered(label, path, node, doc) {
   const sorted = [...list].sort((a, b) => (fee(b) > fee(a) ? 1 : fee(b) < fee(a) ? -1 : String(a.transaction?.hash).localeCompare(String(b.transaction?.hash))));
   return { ...doc, data: sorted };
 }
+/**
+ * `/account/richlist/:tokenspec` lists by balance, largest first; equal balances come in an order
+ * the API leaves open (http-api-details.md §7.4). The reference's is its balance rows' ids (the
+ * order in which accounts first held the token), which our ledger does not record
+ * (docs/reference-differences.md, "Left open"): equal-balance runs are compared as sets.
+ */
+function balanceOrdered(label, path, node, doc) {
+  const list = doc?.data?.richlist;
+  if (!Array.isArray(list)) return doc;
+  const total = (e) => big(e.balance?.u64);
+  for (let i = 1; i < list.length; i++) {
+    if (total(list[i]) > total(list[i - 1])) { report(label, path, { path: `$.data.richlist[${i}] (balance order)`, ours: node === OURS ? 'a larger balance after a smaller one' : 'descending', ref: node === REF ? 'a larger balance after a smaller one' : 'descending' }); break; }
+  }
+  const sorted = [...list].sort((a, b) => (total(b) > total(a) ? 1 : total(b) < total(a) ? -1 : String(a.address).localeCompare(String(b.address))));
+  return { ...doc, data: { ...doc.data, richlist: sorted } };
+}
 /** Compares one answer of both nodes; returns the parsed pair. */
 async function compareRoute(label, path) {
   const [o, r] = await Promise.all([get(OURS, path), get(REF, path)]);
   comparisons++;
   if (path === '/transaction/mempool') { o.json = feeOrdered(label, path, OURS, o.json); r.json = feeOrdered(label, path, REF, r.json); }
+  if (path.startsWith('/account/richlist/')) { o.json = balanceOrdered(label, path, OURS, o.json); r.json = balanceOrdered(label, path, REF, r.json); }
   const leaves = [];
   if (codeOf(o.json) !== codeOf(r.json) || o.status !== r.status) leaves.push({ path: '$ (status, code)', ours: `HTTP ${o.status} ${o.text}`, ref: `HTTP ${r.status} ${r.text}` });
   else leafDiffs(o.json, r.json, '$', leaves);
