@@ -763,7 +763,44 @@ function generate(st, batch) {
     if (first) { m.base = base; m.quote = quote; m.shares = isqrt(base * quote); }
     return { kind: first ? 'depositFirst' : 'depositMore', from: i, asset: j, payload: { type: 'liquidityDeposit', assetHash: Buffer.from(assets[j].hash, 'hex'), base, quote } };
   }
+  /**
+   * Until orders have crossed each other in a match: a sell a little below the pool's price and, from
+   * another account in the same block, a buy a little above it worth as much; the block's match fills
+   * both against each other (and the pool takes the rest).
+   */
+  function crossPair() {
+    const sell = batch.find((b) => b.crossPair);
+    if (sell) {
+      const j = sell.asset;
+      const buyers = [...Array(n).keys()].filter((i) => i !== sell.from && untouched(i, j) && assets[j].rows.has(i) && st.coin[i] >= fee + 100000n);
+      if (!buyers.length) return null;
+      const i = pick(buyers);
+      const amount = sell.value < st.coin[i] - fee ? sell.value : st.coin[i] - fee;
+      st.coin[i] -= amount + fee;
+      const limit = priceBytes(sell.poolPrice * 1.1);
+      return { kind: 'buy', from: i, asset: j, payload: { type: 'limitSwap', assetHash: Buffer.from(assets[j].hash, 'hex'), isBuy: true, amount, limit } };
+    }
+    if (batch.some((b) => b.payload.type === 'limitSwap')) return null;
+    const c = [];
+    assets.forEach((as, j) => {
+      if (!poolOk(j) || st.partial.has(j)) return;
+      for (let i = 0; i < n; i++) if (untouched(i, j) && st.asset[i][j] > 0n && st.coin[i] >= fee) c.push([i, j]);
+    });
+    if (!c.length) return null;
+    const [i, j] = pick(c);
+    const m = st.markets[j];
+    const amount = part(st.asset[i][j], 0.05, 0.3) || 1n;
+    const value = (amount * m.quote) / m.base;
+    if (value < 100000n) return null;
+    st.asset[i][j] -= amount; st.coin[i] -= fee;
+    const poolPrice = Number(m.quote) / Number(m.base);
+    return {
+      kind: 'sell', from: i, asset: j, crossPair: true, value, poolPrice,
+      payload: { type: 'limitSwap', assetHash: Buffer.from(assets[j].hash, 'hex'), isBuy: false, amount, limit: priceBytes(poolPrice * 0.9) },
+    };
+  }
   if (st.partial.size) { const t = partialCancel(); if (t) return t; }
+  if (!coverage.crossBook && (batch.some((b) => b.crossPair) || chance(0.5))) { const t = crossPair(); if (t) return t; }
   // Uncovered kinds first, then weighted random kinds.
   const weights = { coin: 3, assetCreate: assets.length < 2 ? 4 : 0.4, assetTransfer: 2, sharesTransfer: 1.2, buy: 5, sell: 5, cancelResting: 1.5, cancelFilled: 0.8, depositFirst: 3, depositMore: 1.5, withdraw: 1.2 };
   const uncovered = Object.keys(gens).filter((k) => coverage[k] === 0 && !batch.some((b) => b.kind === k));
