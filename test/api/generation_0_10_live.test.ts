@@ -100,6 +100,16 @@ describe('--api=0.10 as the running reference answers', () => {
     await fakemine();
   });
 
+  it('lists the mempool by fee, the latest arrival first among equal fees', async () => {
+    const W = TestWallet.fromSeed(91); // x.A
+    const older = await submit(W, 9011, { type: 'coinTransfer', toAddress: x.B.address, amount: 4n });
+    const newer = await submit(W, 9012, { type: 'coinTransfer', toAddress: x.B.address, amount: 5n });
+    const top = await submit(W, 9013, { type: 'coinTransfer', toAddress: x.B.address, amount: 6n }, FEE_CODE + 3);
+    const listed = (await node.data('/transaction/mempool')).map((e: any) => e.transaction.hash);
+    expect(listed.filter((h: string) => [older, newer, top].includes(h))).toEqual([top, newer, older]);
+    await fakemine();
+  });
+
   it('lists open orders by transaction id (all markets) and in book-entry order (one market); a block and a lookup show the query-time remaining', async () => {
     const C = TestWallet.fromSeed(7000);
     await submit(x.A, 9100, { type: 'coinTransfer', toAddress: C.address, amount: 500_000_000n });

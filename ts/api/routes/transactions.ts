@@ -15,6 +15,18 @@ import { AnyTransaction, MempoolEntry, mempoolEntries, minedTransactionView, pen
 /** The reference lists at most this many mempool entries (http-api-details.md §4.2). */
 const MEMPOOL_LISTING_LIMIT = 2000;
 
+/** `txs` by fee, highest first, oldest first among equal fees (Mempool.all), with each equal-fee run reversed. */
+function newestFirstAmongEqualFees<T extends { feeCode: number }>(txs: T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < txs.length;) {
+    let end = i;
+    while (end < txs.length && txs[end].feeCode === txs[i].feeCode) end++;
+    for (let k = end - 1; k >= i; k--) out.push(txs[k]);
+    i = end;
+  }
+  return out;
+}
+
 const Mined = named('Mined', obj({ historyId: u64, block: obj({ height: int, hash: hexStr(64), timestamp: int }) }));
 
 export const transactionRoutes = [
@@ -35,9 +47,9 @@ export const transactionRoutes = [
   }),
   route({
     method: 'GET', path: '/transaction/mempool',
-    doc: 'The pending transactions, best-paying first (at most 2,000).',
+    doc: 'The pending transactions, best-paying first, the latest arrival first among equal fees, as the reference lists them (at most 2,000).',
     response: arr(MempoolEntry),
-    handler: ({ node }) => mempoolEntries(dbReader(node.db), node.mempool.pool.all().slice(0, MEMPOOL_LISTING_LIMIT)),
+    handler: ({ node }) => mempoolEntries(dbReader(node.db), newestFirstAmongEqualFees(node.mempool.pool.all()).slice(0, MEMPOOL_LISTING_LIMIT)),
   }),
   route({
     method: 'GET', path: '/account/:account/mempool',
