@@ -90,7 +90,8 @@ export const V0_10: Generation = {
     BlockBinary: { value: (v) => ({ ...v, structure: v.structure.map((n: Obj) => retag(n, SECTION_TAGS)) }), schema: (s) => s },
     // The head's estimate over the last 100 blocks up to the tip (not 101).
     ChainHead: {
-      value: (v, ctx) => ({ ...v, hashrate: hashrateWindowAt(ctx.node.chain, v.height, 100)?.estimate ?? 0n }),
+      // (A head above the chain now, after a rollback, keeps the contract's figure.)
+      value: (v, ctx) => (v.height > ctx.node.chain.length ? v : { ...v, hashrate: hashrateWindowAt(ctx.node.chain, v.height, 100)?.estimate ?? 0n }),
       schema: (s) => s,
     },
     // `toPool.amount` is a token amount on either side: 8 decimals when the coin goes to the pool.
