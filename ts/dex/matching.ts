@@ -10,32 +10,10 @@ import type { Reserves } from '../kernel/pool.js';
 import type { Price } from '../kernel/price.js';
 import { priceKey, type Book } from './book.js';
 import { ceilDivPrice, ceilMulPrice, cmpRatio } from './price_math.js';
+import type { BaseQuote, Clearing, Excess } from './clearing.js';
 import { settle, type MatchResult } from './settlement.js';
 
 const U64_LIMIT = 1n << 64n;
-
-export interface BaseQuote {
-  readonly base: bigint;
-  readonly quote: bigint;
-}
-
-/** An excess or pool delta `(side, amount)` (§8.3): `isQuote` = QUOTE side, else BASE. */
-export interface Excess {
-  readonly isQuote: boolean;
-  readonly amount: bigint;
-}
-
-/** The result of §8.4–§8.5. */
-export interface Clearing {
-  /** (Bf, Qf): base paid by the filled sells, quote paid by the filled buys. */
-  readonly filled: BaseQuote;
-  /** What goes into the pool (QUOTE: poolBuy, BASE: poolSell); null when nothing (amount 0). */
-  readonly toPool: Excess | null;
-  /** How phase B ended: FIXED at a level price, DYNAMIC between levels, or an empty book. */
-  readonly phase: 'fixed' | 'dynamic' | 'empty';
-  /** The level price of a FIXED result, else null. */
-  readonly price: Price | null;
-}
 
 /** One step evaluation, reported to `onStep` in evaluation order (for tests and tracing). */
 export interface StepTrace {

@@ -6,7 +6,7 @@
 import { fail } from '../core/errors.js';
 import { poolBuy, poolSell, type Reserves } from '../kernel/pool.js';
 import type { Book, Order } from './book.js';
-import type { BaseQuote, Clearing, Excess } from './matching.js';
+import type { BaseQuote, Clearing, Excess } from './clearing.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 
