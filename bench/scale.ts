@@ -15,9 +15,8 @@ import { buildTemplate } from '../ts/chain/template.js';
 import { REGTEST, powVersionAt } from '../ts/consensus/params.js';
 import { initKernel } from '../ts/kernel/instance.js';
 import { powCheck } from '../ts/kernel/pow.js';
-import { openDatabase } from '../ts/store/database.js';
+import { openDatabase, type BatchOp } from '../ts/store/database.js';
 import { HEADER_CHUNK, META_CHECK, META_HEAD, bodyKey, hashIndexKey, headerChunkKey, headerKey, u32Value } from '../ts/store/keys.js';
-import type { BatchOp } from '../ts/state/overlay.js';
 import { mineRegtestHeader } from '../test/helpers/regtest_headers.js';
 import { fullBlocksPerSecond, startNode, type RunningNode } from './sync.js';
 

@@ -1,8 +1,8 @@
 // The chain manager: the header chain in memory, blocks and ledger in the database. Every change
 // (append, rollback) runs alone, in order, and commits as one atomic batch: the ledger changes, the
-// block, its undo record and the new head (DESIGN.md "One atomic batch per block"). A node killed
-// at any moment restarts on the last complete block.
-import { fail } from '../core/errors.js';
+// block, its undo record and the new head (docs/architecture.md "One change at a time"). A node
+// killed at any moment restarts on the last complete block.
+import { NodeError, fail } from '../core/errors.js';
 import type { NetworkParams } from '../consensus/params.js';
 import { HEADER_SIZE, blockHash, parseHeader, type Header } from '../core/header.js';
 import type { Body } from '../core/body.js';
@@ -11,14 +11,14 @@ import { checkBlockBody } from '../consensus/block_check.js';
 import { targetAt } from '../consensus/header_check.js';
 import { targetWork } from '../consensus/target.js';
 import { PackedHeaders } from './packed_headers.js';
-import type { Db } from '../store/database.js';
+import type { BatchOp, Db } from '../store/database.js';
 import {
-  HEADER_CHUNK, META_CHECK, META_HEAD, SIGNED_SNAPSHOT, blockMetaKey, bodyKey, hashIndexKey, headerChunkKey, headerKey, readU32, u32Value, undoKey,
+  HEADER_CHUNK, META_CHECK, META_HEAD, SIGNED_SNAPSHOT, blockMetaKey, hashIndexKey, headerChunkKey, headerKey, readU32, u32Value, undoKey,
 } from '../store/keys.js';
-import { StateOverlay, undoOps, type BatchOp } from '../state/overlay.js';
+import { blockDeletes, blockPuts, decodeBlockMeta, type StoredBlock } from '../store/block_records.js';
+import { StateOverlay, undoOps } from '../state/overlay.js';
 import { applyBlock } from '../state/apply_block.js';
 import { Prerecovery } from './prerecover.js';
-import { Writer } from '../core/bytes.js';
 import {
   agreesWithSnapshot, comparePriority, decodeSnapshot, encodeSnapshot, priorityOf, snapshotCompatible, verifySnapshot,
   type VerifiedSnapshot,
@@ -28,21 +28,16 @@ import { HeadMarker } from '../store/head_marker.js';
 import { damaged, isCorruption } from '../store/failure.js';
 import { encodeCheck, extendCrc, verifyLoaded } from './integrity.js';
 import { ReadView, readStoredBlock } from './read_view.js';
+import { log } from '../log.js';
+
+/** The chain's blocks are the store's (store/block_records.ts); importers of the chain get the type here. */
+export type { StoredBlock };
 
 export interface AppendOptions {
   /** Local clock for the future-timestamp rule (Unix seconds). */
   now: number;
   /** Skip the proof of work (only for this node's own `/debug/fakemine` blocks). */
   skipPow?: boolean;
-}
-
-export interface StoredBlock {
-  height: number;
-  header: Header;
-  raw: Uint8Array;
-  hash: Uint8Array;
-  body: Uint8Array;
-  firstHistoryId: bigint;
 }
 
 export class Chain implements HeaderChainView {
@@ -218,7 +213,7 @@ export class Chain implements HeaderChainView {
         return await task();
       } finally {
         for (const l of this.settledListeners) {
-          try { await l(); } catch (err) { process.stderr.write(`chain listener failed: ${(err as Error)?.stack ?? err}\n`); }
+          try { await l(); } catch (err) { log.error(`chain listener failed: ${(err as Error)?.stack ?? err}`); }
         }
         this.publish();
       }
@@ -243,28 +238,25 @@ export class Chain implements HeaderChainView {
       height: h, hash: checked.hash, timestamp: checked.header.timestamp, body, hashAt: (k) => this.hashAt(k),
     });
     const headerCrc = extendCrc(this.headerCrc, checked.raw);
-    const ops: BatchOp[] = [
+    await this.db.batch([
       ...overlay.ops(),
-      { type: 'put', key: headerKey(h), value: checked.raw },
-      { type: 'put', key: bodyKey(h), value: bodyBytes },
-      { type: 'put', key: hashIndexKey(checked.hash), value: u32Value(h) },
-      { type: 'put', key: undoKey(h), value: overlay.undoRecord() },
-      { type: 'put', key: blockMetaKey(h), value: new Writer(20).u64(applied.firstStateId).u64(applied.firstHistoryId).u32(headerCrc).finish() },
-      { type: 'put', key: META_HEAD, value: u32Value(h) },
-      { type: 'put', key: META_CHECK, value: encodeCheck({ height: h, tipHash: checked.hash, headerCrc }) },
-    ];
-    if (h % HEADER_CHUNK === 0) {
-      const raws = new Uint8Array(HEADER_CHUNK * HEADER_SIZE);
-      raws.set(this.rawHeadersAt(h - HEADER_CHUNK + 1, h - 1));
-      raws.set(checked.raw, raws.length - HEADER_SIZE);
-      ops.push({ type: 'put', key: headerChunkKey(h / HEADER_CHUNK - 1), value: raws });
-    }
-    await this.db.batch(ops);
+      ...blockPuts({
+        height: h, raw: checked.raw, hash: checked.hash, body: bodyBytes, undo: overlay.undoRecord(),
+        meta: { firstStateId: applied.firstStateId, firstHistoryId: applied.firstHistoryId, headerCrc },
+        chunkHeaders: () => {
+          const raws = new Uint8Array(HEADER_CHUNK * HEADER_SIZE);
+          raws.set(this.rawHeadersAt(h - HEADER_CHUNK + 1, h - 1));
+          raws.set(checked.raw, raws.length - HEADER_SIZE);
+          return raws;
+        },
+      }),
+      ...headRecords(h, checked.hash, headerCrc),
+    ]);
     this.headers.push(checked.raw, checked.hash);
     this.headerCrc = headerCrc;
     // After the commit: the marker never names a block the database does not hold. If it cannot
     // be written it stays behind, which start-up accepts.
-    try { this.marker.write(h, checked.hash); } catch (e) { process.stderr.write(`head marker not written: ${(e as Error).message}\n`); }
+    try { this.marker.write(h, checked.hash); } catch (e) { log.warn(`head marker not written: ${(e as Error).message}`); }
     const block: StoredBlock = { height: h, header: checked.header, raw: checked.raw, hash: checked.hash, body: bodyBytes, firstHistoryId: applied.firstHistoryId };
     await this.emit({ kind: 'append', block, body });
     return block;
@@ -313,22 +305,21 @@ export class Chain implements HeaderChainView {
     if (h === 0) fail('EBADROLLBACK', 'the chain is empty');
     const block = await this.block(h);
     const undo = await this.db.get(undoKey(h));
-    if (!block || !undo) throw new Error(`database corrupt: block ${h} has no undo record`);
+    if (!block || !undo) {
+      // The store lost a record it committed: the damaged-store error (2001), and the way out in the log.
+      const damage = damaged(this.db.location, `block ${h} has no ${block ? 'undo record' : 'body or block meta'}`);
+      log.error(damage.message);
+      throw new NodeError('EDBDAMAGED', damage.message);
+    }
     for (const hook of this.rollbackHooks) await hook(block);
     const below = h > 1 ? await this.db.get(blockMetaKey(h - 1)) : undefined;
-    const headerCrc = below && below.length >= 20 ? readU32(below, 16) : h > 1 ? extendCrc(0, this.rawHeadersAt(1, h - 1)) : 0;
+    const headerCrc = (below && decodeBlockMeta(below).headerCrc) ?? (h > 1 ? extendCrc(0, this.rawHeadersAt(1, h - 1)) : 0);
     // Before the commit, for the same reason as in appendBlock.
     this.marker.write(h - 1, this.hashAt(h - 1));
     await this.db.batch([
       ...undoOps(undo),
-      { type: 'del', key: headerKey(h) },
-      { type: 'del', key: bodyKey(h) },
-      { type: 'del', key: hashIndexKey(block.hash) },
-      { type: 'del', key: undoKey(h) },
-      { type: 'del', key: blockMetaKey(h) },
-      { type: 'put', key: META_HEAD, value: u32Value(h - 1) },
-      { type: 'put', key: META_CHECK, value: encodeCheck({ height: h - 1, tipHash: this.hashAt(h - 1), headerCrc }) },
-      ...(h % HEADER_CHUNK === 0 ? [{ type: 'del' as const, key: headerChunkKey(h / HEADER_CHUNK - 1) }] : []),
+      ...blockDeletes(h, block.hash),
+      ...headRecords(h - 1, this.hashAt(h - 1), headerCrc),
     ]);
     for (const v of this.live) v.keepPopped(h, this.rawHeaderAt(h), this.hashAt(h), this.worksumAt(h));
     this.headers.pop();
@@ -373,9 +364,17 @@ export class Chain implements HeaderChainView {
   private async emit(e: ChainEvent): Promise<void> {
     // The block is committed already: a failing listener must not make it look refused.
     for (const l of this.listeners) {
-      try { await l(e); } catch (err) { process.stderr.write(`chain listener failed: ${(err as Error)?.stack ?? err}\n`); }
+      try { await l(e); } catch (err) { log.error(`chain listener failed: ${(err as Error)?.stack ?? err}`); }
     }
   }
+}
+
+/** The head records of a chain of `height` blocks ending in `tipHash`: the head length and the check record. */
+function headRecords(height: number, tipHash: Uint8Array, headerCrc: number): BatchOp[] {
+  return [
+    { type: 'put', key: META_HEAD, value: u32Value(height) },
+    { type: 'put', key: META_CHECK, value: encodeCheck({ height, tipHash, headerCrc }) },
+  ];
 }
 
 export type ChainEvent =

@@ -6,8 +6,8 @@ import type { NetworkParams } from '../consensus/params.js';
 import type { HeaderChainView } from '../consensus/header_check.js';
 import { parseHeader, type Header } from '../core/header.js';
 import type { Db } from '../store/database.js';
-import { blockMetaKey, bodyKey, hashIndexKey, readU32, readU64 } from '../store/keys.js';
-import type { StoredBlock } from './chain.js';
+import { blockMetaKey, bodyKey, hashIndexKey, readU32 } from '../store/keys.js';
+import { decodeBlockMeta, type StoredBlock } from '../store/block_records.js';
 import { snapshotDb, type Snapshot } from '../store/snapshot.js';
 
 /** The chain's read accessors: the live Chain and a ReadView both have them. */
@@ -27,7 +27,7 @@ export async function readStoredBlock(state: ChainReadState, db: Db, height: num
   if (!body || !meta) return null;
   return {
     height, header: state.headerAt(height), raw: state.rawHeaderAt(height), hash: state.hashAt(height),
-    body, firstHistoryId: readU64(meta, 8),
+    body, firstHistoryId: decodeBlockMeta(meta).firstHistoryId,
   };
 }
 

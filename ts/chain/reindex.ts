@@ -2,7 +2,8 @@
 // database. Where LevelDB cannot open it (a missing CURRENT), its repair first recovers what the
 // files still hold; then every stored block from height 1 on is applied afresh to a new
 // database, up to the first that is missing, unreadable or does not link to the one before. The
-// new database replaces the old one. Peers, bans and the signed snapshot are carried over.
+// new database replaces the old one. Peers, bans and the signed snapshot are carried over
+// (store/keys.ts PREFIX says which record kinds).
 import { ClassicLevel } from 'classic-level';
 import { readdir, rename, rm } from 'node:fs/promises';
 import type { NetworkParams } from '../consensus/params.js';
@@ -10,15 +11,13 @@ import { HASH_SIZE } from '../core/header.js';
 import { equalBytes } from '../core/hex.js';
 import { databasePath, replacedPath, type Db } from '../store/database.js';
 import { classifyOpenError } from '../store/failure.js';
-import { bodyKey, headerKey, keysStartingWith } from '../store/keys.js';
+import { CARRIED_BY_REINDEX, bodyKey, headerKey, prefixRange, type Prefix } from '../store/keys.js';
 import { Chain } from './chain.js';
 
-/** Key prefixes that are not derived from blocks and are kept as they are. */
-const CARRIED = ['L', 'p', 'X', 'F', 'R'];
 const PROGRESS_EVERY = 10_000;
 
-async function copyPrefix(from: Db, to: Db, prefix: string): Promise<void> {
-  const it = from.iterator(keysStartingWith(Uint8Array.of(prefix.charCodeAt(0))));
+async function copyPrefix(from: Db, to: Db, prefix: Prefix): Promise<void> {
+  const it = from.iterator(prefixRange(prefix));
   try {
     for (let rows = await it.nextv(1024); rows.length > 0; rows = await it.nextv(1024)) {
       await to.batch(rows.map(([key, value]) => ({ type: 'put' as const, key, value })));
@@ -69,7 +68,7 @@ export async function reindex(dataDir: string, params: NetworkParams, log: (line
   await rm(fresh, { recursive: true, force: true });
   const target = new ClassicLevel<Uint8Array, Uint8Array>(fresh, { keyEncoding: 'view', valueEncoding: 'view' });
   await target.open();
-  for (const p of CARRIED) await copyPrefix(old, target, p);
+  for (const p of CARRIED_BY_REINDEX) await copyPrefix(old, target, p);
   const chain = await Chain.open(target, params);
   let reason = 'no more stored blocks';
   for (let h = 1; ; h++) {

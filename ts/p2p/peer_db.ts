@@ -3,7 +3,8 @@
 // the network code; `idle()` waits for them before the database closes.
 import type { Db } from '../store/database.js';
 import {
-  banRecordKey, offenseKey, peerAddressKey, prefixRange, readU32, readU64, rxtxKey, u64Value,
+  PREFIX, banRecordKey, offenseKey, peerAddressKey, prefixRange, readU32, readU64, rxtxKey, u64Value,
+  type Prefix,
 } from '../store/keys.js';
 
 export interface StoredPeer { address: string; verified: boolean; lastVerifiedS: number }
@@ -26,7 +27,7 @@ export class PeerDb {
     this.pending = this.pending.then(op).catch(this.onError);
   }
 
-  private async *scan(prefix: string): AsyncGenerator<[Uint8Array, Uint8Array]> {
+  private async *scan(prefix: Prefix): AsyncGenerator<[Uint8Array, Uint8Array]> {
     for await (const kv of this.db.iterator(prefixRange(prefix))) yield kv;
   }
 
@@ -34,7 +35,7 @@ export class PeerDb {
 
   async peers(): Promise<StoredPeer[]> {
     const out: StoredPeer[] = [];
-    for await (const [k, v] of this.scan('p')) out.push({ address: text.decode(k.subarray(1)), verified: v[0] === 1, lastVerifiedS: readU32(v, 1) });
+    for await (const [k, v] of this.scan(PREFIX.peerAddress)) out.push({ address: text.decode(k.subarray(1)), verified: v[0] === 1, lastVerifiedS: readU32(v, 1) });
     return out;
   }
 
@@ -53,7 +54,7 @@ export class PeerDb {
 
   async bans(): Promise<StoredBan[]> {
     const out: StoredBan[] = [];
-    for await (const [k, v] of this.scan('X')) out.push({ key: text.decode(k.subarray(1)), untilMs: Number(readU64(v)), code: readU32(v, 8) });
+    for await (const [k, v] of this.scan(PREFIX.ban)) out.push({ key: text.decode(k.subarray(1)), untilMs: Number(readU64(v)), code: readU32(v, 8) });
     return out;
   }
 
@@ -73,7 +74,7 @@ export class PeerDb {
 
   async offenses(): Promise<StoredOffense[]> {
     const out: StoredOffense[] = [];
-    for await (const [k, v] of this.scan('F')) {
+    for await (const [k, v] of this.scan(PREFIX.offense)) {
       out.push({ seq: readU64(k, 1), timeMs: Number(readU64(v)), code: readU32(v, 8), ip: text.decode(v.subarray(12)) });
     }
     return out;
@@ -97,7 +98,7 @@ export class PeerDb {
 
   async buckets(): Promise<StoredBucket[]> {
     const out: StoredBucket[] = [];
-    for await (const [k, v] of this.scan('R')) {
+    for await (const [k, v] of this.scan(PREFIX.transmission)) {
       const width = String.fromCharCode(k[1]) as 'm' | 'h';
       out.push({ width, begin: readU32(k, 2), host: text.decode(k.subarray(6)), rx: Number(readU64(v)), tx: Number(readU64(v, 8)) });
     }

@@ -4,7 +4,7 @@ import { Reader, Writer } from '../core/bytes.js';
 import { toHex } from '../core/hex.js';
 import { assetNameOf } from '../core/transaction.js';
 import type { Db } from '../store/database.js';
-import { assetHashKey, assetKey, prefixRange, readU64, u64Value } from '../store/keys.js';
+import { assetHashKey, assetKey, PREFIX, prefixRange, readU64, u64Value } from '../store/keys.js';
 import type { KeyReader, KeyWriter } from './ledger.js';
 
 export interface Asset {
@@ -57,7 +57,7 @@ function namePattern(prefix: string): RegExp {
 export async function searchAssets(db: Db, namePrefix: string, hashPrefix: string, limit: number): Promise<Asset[]> {
   const name = namePattern(namePrefix), hash = hashPrefix.toLowerCase();
   const out: Asset[] = [];
-  for await (const [k, v] of db.iterator(prefixRange('S'))) {
+  for await (const [k, v] of db.iterator(prefixRange(PREFIX.asset))) {
     const a = decode(readU64(k, 1), v);
     if (name.test(a.name) && toHex(a.hash).startsWith(hash)) out.push(a);
     if (out.length >= limit) break;

@@ -9,6 +9,7 @@ import { entryPinHeight, readEntry, type EntryKind, type EntryOf } from '../core
 import { assetNameOf } from '../core/transaction.js';
 import type { Db } from '../store/database.js';
 import { COUNTER_HISTORY_ID, accountHistoryKey, blockMetaKey, historyKey, readU64, txHashKey } from '../store/keys.js';
+import { decodeBlockMeta } from '../store/block_records.js';
 import { assetById, type Asset } from './assets.js';
 import { decodeHistoryEntry, decodeMatch, type MatchRecord } from './history.js';
 import { addressOf, dbReader, nextHistoryId, type KeyReader } from './ledger.js';
@@ -201,7 +202,7 @@ async function load(db: Db, ids: bigint[]): Promise<MinedTransaction[]> {
  */
 export async function blockTransactions(db: Db, height: number, firstHistoryId: bigint): Promise<MinedTransaction[]> {
   const [nextMeta, counter] = await db.getMany([blockMetaKey(height + 1), COUNTER_HISTORY_ID]);
-  const end = nextMeta ? readU64(nextMeta, 8) : counter ? readU64(counter) : firstHistoryId;
+  const end = nextMeta ? decodeBlockMeta(nextMeta).firstHistoryId : counter ? readU64(counter) : firstHistoryId;
   const ids: bigint[] = [];
   for (let id = firstHistoryId; id < end; id++) ids.push(id);
   return (await load(db, ids)).filter((t) => t.height === height);

@@ -2,11 +2,9 @@
 // first write of a key records its previous value, which makes the block's undo record
 // (consensus.md §9.4) generic: rollback restores exactly the keys the block changed. Its reads are
 // synchronous (ledger.ts dbReader says why).
-import type { Db } from '../store/database.js';
+import type { BatchOp, Db } from '../store/database.js';
 import { toHex } from '../core/hex.js';
 import { Reader, Writer } from '../core/bytes.js';
-
-export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
 export class StateOverlay {
   private readonly writes = new Map<string, { key: Uint8Array; value: Uint8Array | null }>();

@@ -1,4 +1,4 @@
-// The node's one classic-level database per data directory (DESIGN.md "store").
+// The node's one classic-level database per data directory (its key layout: keys.ts).
 // Opening refuses what would silently lose data: LevelDB, told to create a database where its
 // CURRENT file is missing, starts a fresh one and deletes the old files as obsolete.
 import { ClassicLevel } from 'classic-level';
@@ -9,6 +9,9 @@ import { checkDatabaseFiles } from './file_check.js';
 import { HEAD_MARKER_FILE } from './head_marker.js';
 
 export type Db = ClassicLevel<Uint8Array, Uint8Array>;
+
+/** One write of an atomic batch (`db.batch`). */
+export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
 export const DB_DIRNAME = 'db';
 

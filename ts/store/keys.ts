@@ -29,70 +29,121 @@
 //   'X' ban key         → ban (until u64 Unix ms, code u32)
 //   'F' seq u64         → offense (time u64 Unix ms, code u32, ip)
 //   'R' width u8 begin u32 host → transmission bucket (rx u64, tx u64); width 'm' minute, 'h' hour
+// `--reindex` rebuilds every record from the stored blocks except 'L', 'p', 'X', 'F' and 'R', which
+// it carries over (PREFIX below says so per kind).
 
-export const META_HEAD = meta('m', 'head');
-export const META_CHECK = meta('m', 'check');
-export const COUNTER_STATE_ID = meta('c', 'stateId');
-export const COUNTER_HISTORY_ID = meta('c', 'historyId');
-export const SIGNED_SNAPSHOT = meta('L', '');
+/** What `--reindex` (chain/reindex.ts) does with a record kind. */
+export type OnReindex =
+  /** Derived from the blocks: written again as the stored blocks are applied afresh. */
+  | 'rebuilt'
+  /** Not derived from the blocks (what peers sent, what this node saw of them): copied as it is. */
+  | 'carried';
 
-function meta(prefix: string, name: string): Uint8Array {
-  return new TextEncoder().encode(prefix + name);
+export interface Prefix {
+  readonly letter: string;
+  readonly reindex: OnReindex;
 }
 
-function key(prefix: string, size: number, fill: (v: DataView) => void): Uint8Array {
+/** Every record kind's prefix letter (the layout above), the one place the letters are written. */
+export const PREFIX = {
+  meta: { letter: 'm', reindex: 'rebuilt' },
+  header: { letter: 'H', reindex: 'rebuilt' },
+  body: { letter: 'B', reindex: 'rebuilt' },
+  hashIndex: { letter: 'I', reindex: 'rebuilt' },
+  undo: { letter: 'U', reindex: 'rebuilt' },
+  headerChunk: { letter: 'G', reindex: 'rebuilt' },
+  blockMeta: { letter: 'k', reindex: 'rebuilt' },
+  account: { letter: 'a', reindex: 'rebuilt' },
+  address: { letter: 'A', reindex: 'rebuilt' },
+  balance: { letter: 'b', reindex: 'rebuilt' },
+  history: { letter: 'h', reindex: 'rebuilt' },
+  accountHistory: { letter: 'x', reindex: 'rebuilt' },
+  txHash: { letter: 't', reindex: 'rebuilt' },
+  txId: { letter: 'n', reindex: 'rebuilt' },
+  counter: { letter: 'c', reindex: 'rebuilt' },
+  holder: { letter: 'r', reindex: 'rebuilt' },
+  asset: { letter: 'S', reindex: 'rebuilt' },
+  assetHash: { letter: 'Z', reindex: 'rebuilt' },
+  pool: { letter: 'P', reindex: 'rebuilt' },
+  order: { letter: 'o', reindex: 'rebuilt' },
+  book: { letter: 'O', reindex: 'rebuilt' },
+  orderTx: { letter: 'q', reindex: 'rebuilt' },
+  accountOrder: { letter: 'y', reindex: 'rebuilt' },
+  trade: { letter: 'T', reindex: 'rebuilt' },
+  // A snapshot received from a peer, not a block: a rebuilt chain must still honour it.
+  signedSnapshot: { letter: 'L', reindex: 'carried' },
+  peerAddress: { letter: 'p', reindex: 'carried' },
+  ban: { letter: 'X', reindex: 'carried' },
+  offense: { letter: 'F', reindex: 'carried' },
+  transmission: { letter: 'R', reindex: 'carried' },
+} as const satisfies Record<string, Prefix>;
+
+/** The record kinds `--reindex` copies from the old database. */
+export const CARRIED_BY_REINDEX: readonly Prefix[] = Object.values(PREFIX).filter((p) => p.reindex === 'carried');
+
+export const META_HEAD = named(PREFIX.meta, 'head');
+export const META_CHECK = named(PREFIX.meta, 'check');
+export const COUNTER_STATE_ID = named(PREFIX.counter, 'stateId');
+export const COUNTER_HISTORY_ID = named(PREFIX.counter, 'historyId');
+export const SIGNED_SNAPSHOT = named(PREFIX.signedSnapshot, '');
+
+function named(prefix: Prefix, name: string): Uint8Array {
+  return new TextEncoder().encode(prefix.letter + name);
+}
+
+function key(prefix: Prefix, size: number, fill: (v: DataView) => void): Uint8Array {
   const k = new Uint8Array(1 + size);
-  k[0] = prefix.charCodeAt(0);
+  k[0] = prefix.letter.charCodeAt(0);
   fill(new DataView(k.buffer, 1));
   return k;
 }
 
-function withBytes(prefix: string, bytes: Uint8Array): Uint8Array {
+function withBytes(prefix: Prefix, bytes: Uint8Array): Uint8Array {
   const k = new Uint8Array(1 + bytes.length);
-  k[0] = prefix.charCodeAt(0);
+  k[0] = prefix.letter.charCodeAt(0);
   k.set(bytes, 1);
   return k;
 }
 
-export const headerKey = (h: number) => key('H', 4, (v) => v.setUint32(0, h));
+export const headerKey = (h: number) => key(PREFIX.header, 4, (v) => v.setUint32(0, h));
 export const HEADER_CHUNK = 4096;
-export const headerChunkKey = (chunk: number) => key('G', 4, (v) => v.setUint32(0, chunk));
-export const bodyKey = (h: number) => key('B', 4, (v) => v.setUint32(0, h));
-export const undoKey = (h: number) => key('U', 4, (v) => v.setUint32(0, h));
-export const blockMetaKey = (h: number) => key('k', 4, (v) => v.setUint32(0, h));
-export const hashIndexKey = (hash: Uint8Array) => withBytes('I', hash);
-export const accountKey = (id: bigint) => key('a', 8, (v) => v.setBigUint64(0, id));
-export const addressKey = (address: Uint8Array) => withBytes('A', address);
+export const headerChunkKey = (chunk: number) => key(PREFIX.headerChunk, 4, (v) => v.setUint32(0, chunk));
+export const bodyKey = (h: number) => key(PREFIX.body, 4, (v) => v.setUint32(0, h));
+export const undoKey = (h: number) => key(PREFIX.undo, 4, (v) => v.setUint32(0, h));
+export const blockMetaKey = (h: number) => key(PREFIX.blockMeta, 4, (v) => v.setUint32(0, h));
+export const hashIndexKey = (hash: Uint8Array) => withBytes(PREFIX.hashIndex, hash);
+export const accountKey = (id: bigint) => key(PREFIX.account, 8, (v) => v.setBigUint64(0, id));
+export const addressKey = (address: Uint8Array) => withBytes(PREFIX.address, address);
 export const balanceKey = (accountId: bigint, tokenId: bigint) =>
-  key('b', 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, tokenId); });
-export const historyKey = (id: bigint) => key('h', 8, (v) => v.setBigUint64(0, id));
+  key(PREFIX.balance, 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, tokenId); });
+export const historyKey = (id: bigint) => key(PREFIX.history, 8, (v) => v.setBigUint64(0, id));
 export const accountHistoryKey = (accountId: bigint, historyId: bigint) =>
-  key('x', 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, historyId); });
-export const txHashKey = (hash: Uint8Array) => withBytes('t', hash);
+  key(PREFIX.accountHistory, 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, historyId); });
+export const txHashKey = (hash: Uint8Array) => withBytes(PREFIX.txHash, hash);
 export const txIdKey = (pinHeight: number, accountId: bigint, nonceId: number) =>
-  key('n', 16, (v) => { v.setUint32(0, pinHeight); v.setBigUint64(4, accountId); v.setUint32(12, nonceId); });
+  key(PREFIX.txId, 16, (v) => { v.setUint32(0, pinHeight); v.setBigUint64(4, accountId); v.setUint32(12, nonceId); });
 
 export const holderKey = (tokenId: bigint, accountId: bigint) =>
-  key('r', 16, (v) => { v.setBigUint64(0, tokenId); v.setBigUint64(8, accountId); });
-export const assetKey = (id: bigint) => key('S', 8, (v) => v.setBigUint64(0, id));
-export const assetHashKey = (hash: Uint8Array) => withBytes('Z', hash);
-export const poolKey = (assetId: bigint) => key('P', 8, (v) => v.setBigUint64(0, assetId));
-export const orderKey = (id: bigint) => key('o', 8, (v) => v.setBigUint64(0, id));
+  key(PREFIX.holder, 16, (v) => { v.setBigUint64(0, tokenId); v.setBigUint64(8, accountId); });
+export const assetKey = (id: bigint) => key(PREFIX.asset, 8, (v) => v.setBigUint64(0, id));
+export const assetHashKey = (hash: Uint8Array) => withBytes(PREFIX.assetHash, hash);
+export const poolKey = (assetId: bigint) => key(PREFIX.pool, 8, (v) => v.setBigUint64(0, assetId));
+export const orderKey = (id: bigint) => key(PREFIX.order, 8, (v) => v.setBigUint64(0, id));
 export const bookKey = (assetId: bigint, orderId: bigint) =>
-  key('O', 16, (v) => { v.setBigUint64(0, assetId); v.setBigUint64(8, orderId); });
+  key(PREFIX.book, 16, (v) => { v.setBigUint64(0, assetId); v.setBigUint64(8, orderId); });
 export const orderTxKey = (accountId: bigint, pinHeight: number, nonceId: number) =>
-  key('q', 16, (v) => { v.setBigUint64(0, accountId); v.setUint32(8, pinHeight); v.setUint32(12, nonceId); });
+  key(PREFIX.orderTx, 16, (v) => { v.setBigUint64(0, accountId); v.setUint32(8, pinHeight); v.setUint32(12, nonceId); });
 export const accountOrderKey = (accountId: bigint, orderId: bigint) =>
-  key('y', 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, orderId); });
+  key(PREFIX.accountOrder, 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, orderId); });
 export const tradeKey = (assetId: bigint, height: number) =>
-  key('T', 12, (v) => { v.setBigUint64(0, assetId); v.setUint32(8, height); });
+  key(PREFIX.trade, 12, (v) => { v.setBigUint64(0, assetId); v.setUint32(8, height); });
 
 const utf8 = new TextEncoder();
-export const peerAddressKey = (address: string) => withBytes('p', utf8.encode(address));
-export const banRecordKey = (key: string) => withBytes('X', utf8.encode(key));
-export const offenseKey = (seq: bigint) => key('F', 8, (v) => v.setBigUint64(0, seq));
+export const peerAddressKey = (address: string) => withBytes(PREFIX.peerAddress, utf8.encode(address));
+export const banRecordKey = (key: string) => withBytes(PREFIX.ban, utf8.encode(key));
+export const offenseKey = (seq: bigint) => key(PREFIX.offense, 8, (v) => v.setBigUint64(0, seq));
 export const rxtxKey = (width: 'm' | 'h', begin: number, host: string) => {
-  const k = withBytes('R', new Uint8Array(5 + utf8.encode(host).length));
+  const k = withBytes(PREFIX.transmission, new Uint8Array(5 + utf8.encode(host).length));
   k[1] = width.charCodeAt(0);
   new DataView(k.buffer).setUint32(2, begin);
   k.set(utf8.encode(host), 6);
@@ -109,9 +160,9 @@ export function keysStartingWith(prefix: Uint8Array): { gte: Uint8Array; lt: Uin
   return { gte: prefix, lt: lt.subarray(0, i + 1) };
 }
 
-/** The key range of one prefix, optionally narrowed by a key suffix. */
-export function prefixRange(prefix: string): { gte: Uint8Array; lt: Uint8Array } {
-  const c = prefix.charCodeAt(0);
+/** The key range of one record kind. */
+export function prefixRange(prefix: Prefix): { gte: Uint8Array; lt: Uint8Array } {
+  const c = prefix.letter.charCodeAt(0);
   return { gte: Uint8Array.of(c), lt: Uint8Array.of(c + 1) };
 }
 
