@@ -4,9 +4,12 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseUnits, COIN_DECIMALS } from './core/amount.js';
 import { NODE_VERSION } from './version.js';
-import { API_NAMES, type ApiName } from './api/generations/generation.js';
 
 export type Network = 'mainnet' | 'testnet' | 'regtest';
+
+/** The HTTP API generations `--api` chooses from (clients.md §1–§3; their tables are api/generations/). */
+export type ApiName = 'contract' | '0.10' | '0.8';
+export const API_NAMES: ApiName[] = ['contract', '0.10', '0.8'];
 
 export interface Endpoint { host: string; port: number }
 

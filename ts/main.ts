@@ -97,10 +97,10 @@ async function main(): Promise<number> {
   const node: NodeServices = {
     config,
     startedAt: Math.floor(Date.now() / 1000),
-    mempool: new MempoolService(chain, db, minFee),
+    mempool: new MempoolService(chain, minFee),
     store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize: databaseSizeEvery(dbPath) },
-    db,
     chain,
+    signedSnapshot: () => chain.snapshot,
     // Isolated, the node's own chain is the network's (P2PNode.synced otherwise).
     synced: () => p2p?.synced() ?? true,
     p2p: () => p2p,

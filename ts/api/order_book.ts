@@ -11,7 +11,7 @@ import type { Asset } from '../state/assets.js';
 import { dbReader, nextHistoryId } from '../state/ledger.js';
 import { accountOrders, bookOrderIds, orderById, type OpenOrder } from '../state/orders.js';
 import { poolOf } from '../state/pools.js';
-import type { NodeServices } from './services.js';
+import type { ReadView } from '../chain/read_view.js';
 
 export interface ListedOrder extends Order {
   assetId: bigint;
@@ -68,61 +68,57 @@ export function accountSides(orders: ListedOrder[], byId = false): Sides {
   return { buys: orders.filter((o) => o.isBuy).sort(order), sells: orders.filter((o) => !o.isBuy).sort(order) };
 }
 
-/** Every open order of `asset` (its on-chain book and all mempool limitSwaps on it) and its pool. */
-export function assetMarket(node: NodeServices, asset: Asset): Promise<{ orders: ListedOrder[]; pool: PoolState }> {
-  // One chain state (a snapshot): book and pool agree; the mempool as it is when the read starts.
-  const mempool = node.mempool.pool.all();
-  return node.chain.read(async (view) => {
-    // The on-chain book and pool: read once per chain state, however many ask for them.
-    const onChainPart = await view.memo(`market ${asset.id}`, async () => {
-      const s = dbReader(view.db);
-      const orders: ListedOrder[] = [];
-      for (const id of await bookOrderIds(view.db, asset.id)) {
-        const o = await orderById(s, id);
-        const l = o && onChain(o);
-        if (l) orders.push(l);
-      }
-      return { orders, nextId: await nextHistoryId(s), pool: await poolOf(s, asset.id) };
-    });
-    const out = onChainPart.orders.map((o) => ({ ...o }));
-    let nextId = onChainPart.nextId;
-    for (const tx of mempool) {
-      const p = tx.payload;
-      if (p.type !== 'limitSwap' || !equalBytes(p.assetHash, asset.hash)) continue;
-      const l = pending(tx, asset.id, nextId);
-      if (l) { out.push(l); nextId++; }
+/**
+ * Every open order of `asset` (its book on `view` and the pending limitSwaps on it among `mempool`)
+ * and its pool: book and pool agree, being of one view.
+ */
+export async function assetMarket(view: ReadView, mempool: readonly PendingTx[], asset: Asset): Promise<{ orders: ListedOrder[]; pool: PoolState }> {
+  // The on-chain book and pool: read once per chain state, however many ask for them.
+  const onChainPart = await view.memo(`market ${asset.id}`, async () => {
+    const s = dbReader(view.db);
+    const orders: ListedOrder[] = [];
+    for (const id of await bookOrderIds(view.db, asset.id)) {
+      const o = await orderById(s, id);
+      const l = o && onChain(o);
+      if (l) orders.push(l);
     }
-    return { orders: out, pool: { ...onChainPart.pool } };
+    return { orders, nextId: await nextHistoryId(s), pool: await poolOf(s, asset.id) };
   });
+  const out = onChainPart.orders.map((o) => ({ ...o }));
+  let nextId = onChainPart.nextId;
+  for (const tx of mempool) {
+    const p = tx.payload;
+    if (p.type !== 'limitSwap' || !equalBytes(p.assetHash, asset.hash)) continue;
+    const l = pending(tx, asset.id, nextId);
+    if (l) { out.push(l); nextId++; }
+  }
+  return { orders: out, pool: { ...onChainPart.pool } };
 }
 
 /**
- * Every open order of an account, on chain and in the mempool, by asset id; `assetOf` resolves a
- * mempool order's asset hash (null when the asset is gone).
+ * Every open order of an account, on `view` and among its pending transactions `mempool`, by asset
+ * id; `assetOf` resolves a pending order's asset hash (null when the asset is gone).
  */
-export function accountOrdersByAsset(
-  node: NodeServices, accountId: bigint, assetOf: (hash: Uint8Array) => Promise<Asset | null>,
+export async function accountOrdersByAsset(
+  view: ReadView, mempool: readonly PendingTx[], accountId: bigint, assetOf: (hash: Uint8Array) => Promise<Asset | null>,
 ): Promise<Map<bigint, ListedOrder[]>> {
-  const mempool = node.mempool.pool.ofAccount(accountId);
-  return node.chain.read(async (view) => {
-    const s = dbReader(view.db);
-    const byAsset = new Map<bigint, ListedOrder[]>();
-    const add = (o: ListedOrder) => {
-      const list = byAsset.get(o.assetId);
-      if (list) list.push(o);
-      else byAsset.set(o.assetId, [o]);
-    };
-    for (const o of await accountOrders(view.db, accountId)) {
-      const l = onChain(o);
-      if (l) add(l);
-    }
-    let nextId = await nextHistoryId(s);
-    for (const tx of mempool) {
-      if (tx.payload.type !== 'limitSwap') continue;
-      const asset = await assetOf(tx.payload.assetHash);
-      const l = asset && pending(tx, asset.id, nextId);
-      if (l) { add(l); nextId++; }
-    }
-    return byAsset;
-  });
+  const s = dbReader(view.db);
+  const byAsset = new Map<bigint, ListedOrder[]>();
+  const add = (o: ListedOrder) => {
+    const list = byAsset.get(o.assetId);
+    if (list) list.push(o);
+    else byAsset.set(o.assetId, [o]);
+  };
+  for (const o of await accountOrders(view.db, accountId)) {
+    const l = onChain(o);
+    if (l) add(l);
+  }
+  let nextId = await nextHistoryId(s);
+  for (const tx of mempool) {
+    if (tx.payload.type !== 'limitSwap') continue;
+    const asset = await assetOf(tx.payload.assetHash);
+    const l = asset && pending(tx, asset.id, nextId);
+    if (l) { add(l); nextId++; }
+  }
+  return byAsset;
 }

@@ -6,7 +6,7 @@ import { fail, quoted } from '../core/errors.js';
 import { fromHexExact, toHex } from '../core/hex.js';
 import { assetByHash, assetById, type Asset } from '../state/assets.js';
 import { accountIdOf, addressOf, dbReader } from '../state/ledger.js';
-import type { NodeServices } from './services.js';
+import type { ReadView } from '../chain/read_view.js';
 
 export function uintParam(text: string, bits: number, what: string): bigint {
   return parseUint(text, bits) ?? fail('EINV_ARGS', `${what} must be an unsigned ${bits}-bit integer, got ${quoted(text)}`);
@@ -33,11 +33,11 @@ export function accountParam(text: string): AccountParam {
 }
 
 /**
- * The account a parameter names. An address without an account yet (it never received anything)
+ * The account a parameter names on `view`. An address without an account yet (it never received anything)
  * has accountId null; an unknown account id ⇒ 56.
  */
-export async function resolveAccount(node: NodeServices, p: AccountParam): Promise<{ accountId: bigint | null; address: Uint8Array }> {
-  const s = dbReader(node.db);
+export async function resolveAccount(view: ReadView, p: AccountParam): Promise<{ accountId: bigint | null; address: Uint8Array }> {
+  const s = dbReader(view.db);
   if ('address' in p) return { accountId: (await accountIdOf(s, p.address)) ?? null, address: p.address };
   const address = (await addressOf(s, p.accountId)) ?? fail('ENOTFOUND', `no account with id ${p.accountId}`);
   return { accountId: p.accountId, address };
@@ -47,8 +47,8 @@ export async function resolveAccount(node: NodeServices, p: AccountParam): Promi
  * The account a parameter names, or null when there is none: an address that never received
  * anything, or an unknown account id (balances answer `account: null` then, details §7.1–7.2).
  */
-export async function findAccount(node: NodeServices, p: AccountParam): Promise<{ accountId: bigint; address: Uint8Array } | null> {
-  const s = dbReader(node.db);
+export async function findAccount(view: ReadView, p: AccountParam): Promise<{ accountId: bigint; address: Uint8Array } | null> {
+  const s = dbReader(view.db);
   if ('address' in p) {
     const accountId = await accountIdOf(s, p.address);
     return accountId === undefined ? null : { accountId, address: p.address };
@@ -68,8 +68,8 @@ export function assetParam(text: string): AssetParam {
 }
 
 /** The asset a parameter names; unknown ⇒ 185 (by hash) or 186 (by id). */
-export async function resolveAsset(node: NodeServices, p: AssetParam): Promise<Asset> {
-  const s = dbReader(node.db);
+export async function resolveAsset(view: ReadView, p: AssetParam): Promise<Asset> {
+  const s = dbReader(view.db);
   if ('hash' in p) return (await assetByHash(s, p.hash)) ?? fail('EASSETHASHNOTFOUND', `no asset has hash ${toHex(p.hash)}`);
   return (await assetById(s, p.assetId)) ?? fail('EASSETIDNOTFOUND', `no asset has id ${p.assetId}`);
 }

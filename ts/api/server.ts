@@ -15,7 +15,8 @@ import { readJson, writeJson } from './json.js';
 import { isCorruption } from '../store/failure.js';
 import { ReadGate } from './read_gate.js';
 import { AnswerCache } from './answer_cache.js';
-import type { Route } from './route.js';
+import type { ReadRequest, Route } from './route.js';
+import type { ReadView } from '../chain/read_view.js';
 import type { NodeServices } from './services.js';
 
 /** Largest accepted POST body (a 35,000-byte block is 70,000 hex chars). */
@@ -120,47 +121,72 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
   const reads = new ReadGate(READ_CONCURRENCY);
   const answers = new AnswerCache();
   answerCacheOf.set(app, answers);
+  // Read routes never see the live chain: they get the services without it, and a read view.
+  const { chain, ...readServices } = node;
   for (const { method, path, route: r, rule, writer } of servedRoutes(api, routes)) {
     const number = (n: number) => writeJson(n, writer.numberText);
-    const serve = async (ctx: Koa.Context) => {
-      const body = r.method === 'POST' ? await readJsonBody(ctx.req) : undefined;
-      const query: Record<string, string | undefined> = {};
-      for (const [k, v] of Object.entries(ctx.query)) query[k] = Array.isArray(v) ? v[v.length - 1] : v;
-      const params = { ...(ctx.params as Record<string, string>), ...rule.fixedParams };
-      const req = { params, query, body, node, api } as import('./route.js').Request;
-      // Immutable answers: the written bytes, built once (answer_cache.ts).
-      const key = r.answerKey && !r.raw && r.response !== null && !rule.voidSuccess && rule.envelope !== 'text' && Object.keys(query).length === 0
-        ? await r.answerKey(req) : null;
-      if (key) {
-        const text = answers.get(key, number);
-        if (text !== undefined) {
-          ctx.status = 200;
-          ctx.type = 'application/json; charset=utf-8';
-          ctx.body = text;
-          return;
-        }
-      }
-      let data;
-      try {
-        if (rule.before) await rule.before({ params, node });
-        data = await r.handler(req);
-      } catch (e) {
-        if (rule.nullOn && e instanceof NodeError && e.errorName === rule.nullOn) return send(ctx, 200, { code: 0, data: null }, writer);
-        throw e;
-      }
-      if (r.raw) return send(ctx, 200, data);
-      if (r.response === null || rule.voidSuccess) return send(ctx, 200, rule.voidInData ? { code: 0, data: writer.voidReply } : writer.voidReply, writer);
+    const cacheable = !r.raw && r.response !== null && !rule.voidSuccess && rule.envelope !== 'text';
+    /** Sends `data` as `writer` writes it, reshaped on `view`; returns the text when it may be kept (answerKey). */
+    const reply = async (ctx: Koa.Context, data: unknown, params: Record<string, string>, view: ReadView): Promise<string | undefined> => {
+      if (r.raw) return void send(ctx, 200, data);
+      if (r.response === null || rule.voidSuccess) return void send(ctx, 200, rule.voidInData ? { code: 0, data: writer.voidReply } : writer.voidReply, writer);
       // The contract is the views' own form: nothing to adapt.
-      let out = writer === CONTRACT ? data : adaptValue(writer, r.response.schema, data, { params, node });
-      if (rule.reshape) out = await rule.reshape.value(out, { params, node });
+      let out = writer === CONTRACT ? data : adaptValue(writer, r.response.schema, data, { params, view });
+      if (rule.reshape) out = await rule.reshape.value(out, { params, view });
       if (rule.envelope === 'text') {
         ctx.type = 'application/json; charset=utf-8';
         ctx.body = String(out);
         return;
       }
-      const text = send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out }, writer);
-      // Kept only if the id still names the same block (no reorganisation while it was built).
-      if (key && !req.uncacheable && (await r.answerKey!(req))?.key === key.key) answers.set(key, text, number);
+      return send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out }, writer);
+    };
+    /** Runs the handler; the error a generation answers as `data: null` (nullOn) is sent so, and true returned. */
+    const run = async <T>(ctx: Koa.Context, handler: () => T | Promise<T>): Promise<{ data: T } | null> => {
+      try {
+        return { data: await handler() };
+      } catch (e) {
+        if (rule.nullOn && e instanceof NodeError && e.errorName === rule.nullOn) return void send(ctx, 200, { code: 0, data: null }, writer), null;
+        throw e;
+      }
+    };
+    const serve = async (ctx: Koa.Context) => {
+      const body = r.method === 'POST' ? await readJsonBody(ctx.req) : undefined;
+      const query: Record<string, string | undefined> = {};
+      for (const [k, v] of Object.entries(ctx.query)) query[k] = Array.isArray(v) ? v[v.length - 1] : v;
+      const params = { ...(ctx.params as Record<string, string>), ...rule.fixedParams };
+      if (r.changes) {
+        const change = r;
+        const done = await run(ctx, async () => {
+          if (rule.before) await chain.read(async (view) => rule.before!({ params, view }));
+          return change.handler({ params, query, body, api, node });
+        });
+        // What a change answers is written on the chain as the change left it.
+        if (done) await chain.read((view) => reply(ctx, done.data, params, view));
+        return;
+      }
+      const read = r;
+      // One view for the whole answer: the cache key, the handler and the generation's reshapes.
+      await chain.read(async (view) => {
+        const req: ReadRequest = { params, query, body, api, node: readServices, view };
+        // Immutable answers: the written bytes, built once (answer_cache.ts).
+        const key = read.answerKey && cacheable && Object.keys(query).length === 0 ? await read.answerKey(req) : null;
+        if (key) {
+          const text = answers.get(key, number);
+          if (text !== undefined) {
+            ctx.status = 200;
+            ctx.type = 'application/json; charset=utf-8';
+            ctx.body = text;
+            return;
+          }
+        }
+        const done = await run(ctx, async () => {
+          if (rule.before) await rule.before({ params, view });
+          return read.handler(req);
+        });
+        if (!done) return;
+        const text = await reply(ctx, done.data, params, view);
+        if (key && text !== undefined && !req.uncacheable) answers.set(key, text, number);
+      });
     };
     const handle = r.changes === 'chain' ? (ctx: Koa.Context) => reads.write(() => serve(ctx))
       : r.changes === 'mempool' ? serve : (ctx: Koa.Context) => reads.run(() => serve(ctx));

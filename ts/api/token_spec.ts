@@ -8,7 +8,7 @@ import { equalBytes, fromHexExact, toHex } from '../core/hex.js';
 import { assetByHash, assetById, type Asset } from '../state/assets.js';
 import { dbReader } from '../state/ledger.js';
 import { COIN_TOKEN_ID, LIQUIDITY_DECIMALS, assetTokenId, liquidityTokenId, tokenAsset } from '../state/tokens.js';
-import type { Db } from '../store/database.js';
+import type { ReadView } from '../chain/read_view.js';
 
 const HASH_CHARS = 64;
 const COIN_HASH = new Uint8Array(32);
@@ -52,11 +52,11 @@ function assetToken(a: Asset, isLiquidity: boolean): Token {
 }
 
 /**
- * The token a spec names, or null when its asset does not exist (the caller picks the code).
+ * The token a spec names on `view`, or null when its asset does not exist (the caller picks the code).
  * `liquidity:` with the coin's zero hash names no token.
  */
-export async function resolveToken(db: Db, p: TokenSpecParam): Promise<Token | null> {
-  const s = dbReader(db);
+export async function resolveToken(view: ReadView, p: TokenSpecParam): Promise<Token | null> {
+  const s = dbReader(view.db);
   if ('tokenId' in p) {
     const t = tokenAsset(p.tokenId);
     if (!t) return COIN;

@@ -5,17 +5,20 @@
 // tables (adaptValue / adaptSchema), so `/debug/json_schemas` and the tests' response validation
 // describe what the generation actually sends.
 import type { ErrorName } from '../../core/errors.js';
+import type { ApiName } from '../../config.js';
+import type { ReadView } from '../../chain/read_view.js';
 import type { JsonSchema } from '../schema.js';
 import { schemaOf, validate } from '../schema.js';
-import type { NodeServices } from '../services.js';
 
-export type ApiName = 'contract' | '0.10' | '0.8';
-export const API_NAMES: ApiName[] = ['contract', '0.10', '0.8'];
+export type { ApiName };
 
-/** What a reshape may consult besides the value: the request it answers. */
+/**
+ * What a reshape may consult besides the value: the request's parameters and the read view the
+ * value was built from (the server's, or a stream publication's), never the live chain.
+ */
 export interface ReshapeContext {
   params: Record<string, string>;
-  node: NodeServices;
+  view: ReadView;
 }
 
 /** A shape transform: the value (already adapted inside) and its schema change together. */

@@ -7,7 +7,7 @@ import { targetKindAt } from '../../consensus/params.js';
 import { COIN_DECIMALS, formatUnits } from '../../core/amount.js';
 import { COIN_TOKEN_ID, balanceOf, dbReader } from '../../state/ledger.js';
 import { accountParam, resolveAccount } from '../params.js';
-import { encode16bit } from '../routes/tools.js';
+import { encode16bit } from '../views/fee16.js';
 import { timepoint } from '../views/time.js';
 import { arr, bool, hexStr, int, nullable, num, obj, record, str, u64, type Shape } from '../schema.js';
 import { type Generation, type Reshape, type ReshapeContext } from './generation.js';
@@ -40,7 +40,7 @@ export function header8(h: Obj, timestamp: number, utc: string, v22: boolean): O
 
 /** The 0.8 header of block `height` (the target's meaning depends on the height). */
 export function headerAt(h: Obj, height: number, ctx: ReshapeContext): Obj {
-  const kind = targetKindAt(ctx.node.chain.params, height);
+  const kind = targetKindAt(ctx.view.params, height);
   return { ...h, difficulty: targetDifficulty(decodeTarget(parseInt(h.target, 16), kind)) };
 }
 
@@ -178,9 +178,10 @@ export const V0_8: Generation = {
     },
     'GET /account/:account/history/:beforeId': {
       reshape: {
+        // The balance of the same view as the entries: never one of a later block.
         value: async (v, ctx) => {
-          const a = await resolveAccount(ctx.node, accountParam(ctx.params.account));
-          const b = a.accountId === null ? 0n : (await balanceOf(dbReader(ctx.node.db), a.accountId, COIN_TOKEN_ID)).total;
+          const a = await resolveAccount(ctx.view, accountParam(ctx.params.account));
+          const b = a.accountId === null ? 0n : (await balanceOf(dbReader(ctx.view.db), a.accountId, COIN_TOKEN_ID)).total;
           return {
             perBlock: v.perBlock.map((x: Obj) => ({ height: x.height, confirmations: x.confirmations, transactions: x.body })),
             fromId: v.fromId, balance: amountText(b), balanceE8: b,
@@ -209,7 +210,7 @@ export const V0_8: Generation = {
           const height = v.mined?.block.height ?? 0;
           const common = { txHash: t.hash, toAddress: t.data.toAddress, confirmations: v.confirmations, blockHeight: height, amount: t.data.amount?.str, amountE8: t.data.amount?.E8 };
           if (v.type === 'reward') {
-            const ts = ctx.node.chain.timestampAt(height);
+            const ts = ctx.view.timestampAt(height);
             return { transaction: { ...common, type: 'Reward', timestamp: ts, utc: utc(ts) } };
           }
           if (v.type !== 'coinTransfer') return v; // token-era types do not exist in 0.8

@@ -7,7 +7,6 @@ import { accountTransactions } from '../../state/history_query.js';
 import { richlist } from '../../state/richlist.js';
 import { formatAddress } from '../../core/address.js';
 import { route } from '../route.js';
-import { onView } from '../on_view.js';
 import { accountParam, findAccount, resolveAccount, u64Param } from '../params.js';
 import { resolveToken, tokenSpecParam } from '../token_spec.js';
 import { arr, hexStr, named, nul, nullable, obj } from '../schema.js';
@@ -30,9 +29,9 @@ export const accountRoutes = [
     response: named('CoinBalance', obj({
       account: nullable(Account), coin: obj({ locked: CoinAmount, mempool: CoinAmount, total: CoinAmount }),
     })),
-    handler: onView(async ({ params, node }) => {
-      const a = await findAccount(node, accountParam(params.account));
-      const b = a === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(node.db), a.accountId, COIN_TOKEN_ID);
+    handler: async ({ params, node, view }) => {
+      const a = await findAccount(view, accountParam(params.account));
+      const b = a === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(view.db), a.accountId, COIN_TOKEN_ID);
       return {
         account: a && accountView(a.accountId, a.address),
         coin: {
@@ -41,7 +40,7 @@ export const accountRoutes = [
           total: coinAmount(b.total),
         },
       };
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/account/:account/balance/:tokenspec',
@@ -53,12 +52,12 @@ export const accountRoutes = [
       // Forked assets do not exist (exchange.md §2.6): no lookup ever fails or uses a snapshot.
       lookupTrace: nullable(obj({ fails: arr(AssetRecord), snapshotHeight: nul })), token: Token,
     })),
-    handler: onView(async ({ params, node }) => {
+    handler: async ({ params, node, view }) => {
       const p = accountParam(params.account);
       const spec = tokenSpecParam(params.tokenspec);
-      const a = await findAccount(node, p);
-      const token = (await resolveToken(node.db, spec)) ?? fail('tokenId' in spec ? 'ETOKIDNOTFOUND' : 'EASSETHASHNOTFOUND', `no token ${quoted(params.tokenspec)}`);
-      const b = a === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(node.db), a.accountId, token.id);
+      const a = await findAccount(view, p);
+      const token = (await resolveToken(view, spec)) ?? fail('tokenId' in spec ? 'ETOKIDNOTFOUND' : 'EASSETHASHNOTFOUND', `no token ${quoted(params.tokenspec)}`);
+      const b = a === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(view.db), a.accountId, token.id);
       const mempool = a === null ? 0n : node.mempool.pool.reserved(a.accountId, token.id);
       return {
         account: a && accountView(a.accountId, a.address),
@@ -66,36 +65,36 @@ export const accountRoutes = [
         lookupTrace: a && { fails: [], snapshotHeight: null },
         token: tokenView(token),
       };
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/account/richlist/:tokenspec',
     doc: 'The 100 largest holders of a token.',
     response: named('Richlist', obj({ richlist: arr(obj({ address: hexStr(48), balance: TokenAmount })), token: Token })),
-    handler: onView(async ({ params, node }) => {
+    handler: async ({ params, view }) => {
       const spec = tokenSpecParam(params.tokenspec);
-      const token = (await resolveToken(node.db, spec)) ?? fail('ETOKIDNOTFOUND', `no token ${quoted(params.tokenspec)}`);
-      const holders = await richlist(node.db, token.id, RICHLIST_LENGTH);
+      const token = (await resolveToken(view, spec)) ?? fail('ETOKIDNOTFOUND', `no token ${quoted(params.tokenspec)}`);
+      const holders = await richlist(view.db, token.id, RICHLIST_LENGTH);
       return {
         richlist: holders.map((h) => ({ address: formatAddress(h.address), balance: tokenAmount(h.total, token.decimals) })),
         token: tokenView(token),
       };
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/account/:account/history/:beforeId',
     doc: 'An account\'s history, newest first, a page at a time (see [History paging](#history-paging)).',
     response: ActionsByBlock,
-    handler: onView(async ({ params, node }) => {
+    handler: async ({ params, view }) => {
       const p = accountParam(params.account);
       const beforeId = u64Param(params.beforeId, 'beforeId');
-      const a = await resolveAccount(node, p);
+      const a = await resolveAccount(view, p);
       if (a.accountId === null) fail('ENOTFOUND', 'this address has no account (and so no history) yet');
-      const txs = await accountTransactions(node.db, a.accountId!, beforeId);
+      const txs = await accountTransactions(view.db, a.accountId!, beforeId);
       // Newest block first, as the reference orders account history (details §7.3 says ascending,
       // the reference's converter reverses); the last block may be partial. Paging goes by the
       // smallest id, so entries of a block appended meanwhile (left out by blocksOf) do not matter.
-      return { fromId: txs.length ? txs[0].id : 0n, perBlock: blocksOf(node.chain, txs, 'descending') };
-    }),
+      return { fromId: txs.length ? txs[0].id : 0n, perBlock: blocksOf(view, txs, 'descending') };
+    },
   }),
 ];

@@ -8,10 +8,10 @@ import { fail, quoted } from '../../core/errors.js';
 import { equalBytes, fromHex, toHex } from '../../core/hex.js';
 import { blockTransactions, latestTransactions } from '../../state/history_query.js';
 import { dbReader } from '../../state/ledger.js';
-import { route } from '../route.js';
+import { route, type ReadRequest } from '../route.js';
 import { u32Param } from '../params.js';
 import type { ReadView } from '../../chain/read_view.js';
-import type { NodeServices } from '../services.js';
+import type { ReadServices } from '../services.js';
 import { BlockCache } from '../block_cache.js';
 import { tipAnswerKey } from '../answer_cache.js';
 import { arr, hexStr, int, named, obj, str, type Shape } from '../schema.js';
@@ -47,18 +47,17 @@ async function storedBlock(view: ReadView, id: string) {
  * the current chain, and its confirmations now. Null when the id names no block (the handler then
  * answers the error).
  */
-const blockAnswerKey = (what: string) => ({ params, node }: { params: Record<string, string>; node: NodeServices }) =>
-  node.chain.read(async (view) => {
-    try {
-      const h = await blockHeightOf(view, params.id);
-      return { key: `${what} ${toHex(view.hashAt(h))}`, confirmations: view.length - h + 1 };
-    } catch {
-      return null;
-    }
-  });
+const blockAnswerKey = (what: string) => async ({ params, view }: ReadRequest) => {
+  try {
+    const h = await blockHeightOf(view, params.id);
+    return { key: `${what} ${toHex(view.hashAt(h))}`, confirmations: view.length - h + 1 };
+  } catch {
+    return null;
+  }
+};
 
-const caches = new WeakMap<NodeServices, BlockCache>();
-const cacheOf = (node: NodeServices): BlockCache => {
+const caches = new WeakMap<ReadServices, BlockCache>();
+const cacheOf = (node: ReadServices): BlockCache => {
   let c = caches.get(node);
   if (!c) caches.set(node, c = new BlockCache());
   return c;
@@ -75,30 +74,30 @@ export const blockRoutes = [
     doc: 'The header of a block of the current chain, by height or hash.',
     response: named('HeaderResult', obj({ header: HeaderUnixTime, height: int })),
     answerKey: blockAnswerKey('header'),
-    handler: ({ params, node }) => node.chain.read(async (view) => {
+    handler: async ({ params, view }) => {
       const h = await blockHeightOf(view, params.id);
       return { header: headerViewUnixTime(view, h), height: h };
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/chain/block/:id/binary',
     doc: 'A block\'s raw bytes (header and body) and the tree of what each byte range is.',
     response: named('BlockBinary', obj({ bytes: hexStr(), structure: arr(BinaryAnnotation) })),
     answerKey: blockAnswerKey('binary'),
-    handler: ({ params, node }) => node.chain.read(async (view) => {
+    handler: async ({ params, view }) => {
       const b = await storedBlock(view, params.id);
       // Offsets are into the body only, not the header (details §5.5, §14.23).
       const layout = bodyLayoutAt(view.params, b.height, b.header.version);
       return { bytes: toHex(b.body), structure: bodyStructure(b.body, layout) };
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/chain/block/:id',
     doc: 'A block with its header and every transaction and exchange action it contains, as JSON.',
     response: Block,
     answerKey: blockAnswerKey('block'),
-    handler: (req) => req.node.chain.read(async (view) => {
-      const { params, node } = req;
+    handler: async (req) => {
+      const { params, node, view } = req;
       const h = await blockHeightOf(view, params.id);
       const txs = await cacheOf(node).transactions(view.hashAt(h), async () => {
         const b = (await view.block(h)) ?? fail('ENOTFOUND', `block ${h} is missing from the store`);
@@ -107,16 +106,16 @@ export const blockRoutes = [
       // A limitSwap's remaining is read at query time: such a block is answered afresh each time.
       if (txs.some((t) => t.kind === 'limitSwap')) req.uncacheable = true;
       return blockView(view, h, txs);
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/transaction/latest',
     doc: 'The most recent transactions on chain, grouped by block.',
     response: ActionsByBlock,
-    answerKey: async ({ node }) => tipAnswerKey('latest', node.chain),
-    handler: ({ node }) => node.chain.read(async (view) => {
+    answerKey: ({ view }) => tipAnswerKey('latest', view),
+    handler: async ({ view }) => {
       const { fromId, transactions } = await latestTransactions(view.db);
       return { fromId, perBlock: blocksOf(view, transactions, 'ascending') };
-    }),
+    },
   }),
 ];

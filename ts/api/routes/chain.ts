@@ -8,10 +8,11 @@ import { fromHex, fromHexExact, toHex } from '../../core/hex.js';
 import { gridHeights } from '../../consensus/checkpoint.js';
 import { NEW_BLOCK_STRUCTURE, powVersionAt } from '../../consensus/params.js';
 import { powCheck } from '../../kernel/pow.js';
-import { buildTemplate } from '../../chain/template.js';
+import { buildTemplate } from '../../mining/template.js';
 import { hashrateAt } from '../../chain/hashrate.js';
 import { listTxIds } from '../../state/txids.js';
-import type { NodeServices } from '../services.js';
+import type { ReadView } from '../../chain/read_view.js';
+import type { NodeServices, ReadServices } from '../services.js';
 import { route } from '../route.js';
 import { tipAnswerKey } from '../answer_cache.js';
 import { u32Param } from '../params.js';
@@ -29,20 +30,20 @@ function addressParam(text: string): Uint8Array {
 }
 
 /**
- * The template for `miner` with the best-paying pending transfers, built on the chain as of the
- * last change (a snapshot): it neither waits for nor holds up appends and other miners.
+ * The template for `miner` with the best-paying pending transfers, built on the route's read view
+ * (the chain as of the last change): it neither waits for nor holds up appends and other miners.
  */
-function template(node: NodeServices, miner: Uint8Array) {
-  const pending = node.mempool.pool.all();
-  return node.chain.read((view) => buildTemplate(view, view.db, miner, node.now(), pending));
+function template(node: ReadServices, view: ReadView, miner: Uint8Array) {
+  return buildTemplate(view, view.db, miner, node.now(), node.mempool.pool.all());
 }
 
 /** Nonces tried for a regtest fakemine block: its minimum target is met within a few on average. */
 const REGTEST_POW_TRIES = 100_000;
 
 async function fakemine(node: NodeServices, address: Uint8Array): Promise<null> {
-  // Between changes, so that back-to-back fakemines build on each other's blocks.
-  const t = await node.chain.locked(() => buildTemplate(node.chain, node.db, address, node.now(), node.mempool.pool.all()));
+  // Between changes, so that back-to-back fakemines build on each other's blocks: there the read
+  // view is the chain as it is.
+  const t = await node.chain.locked(() => node.chain.read((view) => buildTemplate(view, view.db, address, node.now(), node.mempool.pool.all())));
   // On regtest the proof of work costs nothing: the block gets a real one, so that peers take it too.
   if (node.config.network === 'regtest') {
     const version = powVersionAt(node.chain.params, t.height), v = new DataView(t.header.buffer, t.header.byteOffset);
@@ -71,22 +72,22 @@ export const chainRoutes = [
     method: 'GET', path: '/chain/head',
     doc: 'The tip of the chain: height, hash, the pin a new transaction should use (`pinHeight`, `pinHash`), difficulty and work; `synced` is false while the node is still catching up with its peers.',
     response: named('ChainHeadSynced', obj({ chainHead: ChainHead, synced: bool })),
-    handler: ({ node }) => ({ chainHead: chainHeadView(node.chain.view), synced: node.synced() }),
+    handler: ({ node, view }) => ({ chainHead: chainHeadView(view), synced: node.synced() }),
   }),
   route({
     method: 'GET', path: '/chain/grid',
     doc: 'Every 8,640th header of the chain (the grid peers compare to find where chains fork).',
     response: named('Grid', obj({ headers: arr(hexStr(160)) })),
-    handler: ({ node }) => ({ headers: gridHeights(node.chain.length).map((h) => toHex(node.chain.rawHeaderAt(h))) }),
+    handler: ({ view }) => ({ headers: gridHeights(view.length).map((h) => toHex(view.rawHeaderAt(h))) }),
   }),
   route({
     method: 'GET', path: '/chain/block/:height/hash',
     doc: 'The hash of the block at a height of the current chain (0: the genesis hash).',
     response: Hash,
-    handler: ({ params, node }) => {
+    handler: ({ params, view }) => {
       const h = u32Param(params.height, 'height');
-      if (h > node.chain.length) fail('ENOTFOUND', `no block at height ${h}: the chain has ${node.chain.length}`);
-      return toHex(node.chain.hashAt(h));
+      if (h > view.length) fail('ENOTFOUND', `no block at height ${h}: the chain has ${view.length}`);
+      return toHex(view.hashAt(h));
     },
   }),
   route({
@@ -97,12 +98,11 @@ export const chainRoutes = [
       blockReward: CoinAmount, body: hexStr(), difficulty: num, header: hexStr(160), height: int,
       merklePrefix: hexStr(), synced: bool, testnet: bool,
     })),
-    handler: async ({ params, node }) => {
+    handler: async ({ params, node, view }) => {
       const miner = addressParam(params.account);
-      const c = node.chain;
       // Miners expect the V2 body layout; the reference offers no templates below it on mainnet.
-      if (c.params.name === 'mainnet' && c.length + 1 < NEW_BLOCK_STRUCTURE) fail('ENOTSYNCED', `mainnet templates start at height ${NEW_BLOCK_STRUCTURE}`);
-      const t = await template(node, miner);
+      if (view.params.name === 'mainnet' && view.length + 1 < NEW_BLOCK_STRUCTURE) fail('ENOTSYNCED', `mainnet templates start at height ${NEW_BLOCK_STRUCTURE}`);
+      const t = await template(node, view, miner);
       return {
         blockReward: coinAmount(t.blockReward), body: toHex(t.body), difficulty: t.difficulty, header: toHex(t.header),
         height: t.height, merklePrefix: toHex(t.merklePrefix), synced: node.synced(), testnet: node.config.network !== 'mainnet',
@@ -132,16 +132,16 @@ export const chainRoutes = [
     method: 'GET', path: '/chain/txcache',
     doc: 'The transaction ids `(accountId, pinHeight, nonceId)` in the replay window: a transaction whose id is listed cannot be included again.',
     response: named('TxCache', arr(obj({ accountId: u64, nonceId: int, pinHeight: int }))),
-    answerKey: async ({ node }) => tipAnswerKey('txcache', node.chain),
-    handler: async ({ node }) => (await listTxIds(node.db)).map((id) => ({ accountId: id.accountId, nonceId: id.nonceId, pinHeight: id.pinHeight })),
+    answerKey: ({ view }) => tipAnswerKey('txcache', view),
+    handler: async ({ view }) => (await listTxIds(view.db)).map((id) => ({ accountId: id.accountId, nonceId: id.nonceId, pinHeight: id.pinHeight })),
   }),
   route({
     method: 'GET', path: '/chain/hashrate/:window',
     doc: 'The network hashrate estimated from the last `:window` blocks.',
     response: named('HashrateEstimate', obj({ estimate: u64, nBlocks: int })),
-    handler: ({ params, node }) => {
+    handler: ({ params, view }) => {
       const n = u32Param(params.window, 'window');
-      return { estimate: hashrateAt(node.chain, node.chain.length, n), nBlocks: n };
+      return { estimate: hashrateAt(view, view.length, n), nBlocks: n };
     },
   }),
   route({
@@ -150,7 +150,7 @@ export const chainRoutes = [
     response: named('SignedSnapshot', obj({ priority: obj({ height: int, importance: int }), hash: Hash, signature: hexStr(130) })),
     // The best snapshot received from peers (consensus.md §5.6); none yet ⇒ 56.
     handler: ({ node }) => {
-      const s = node.chain.snapshot ?? fail('ENOTFOUND', 'no signed snapshot received');
+      const s = node.signedSnapshot() ?? fail('ENOTFOUND', 'no signed snapshot received');
       return { priority: { height: s.height, importance: s.importance }, hash: toHex(s.hash), signature: toHex(s.signature) };
     },
   }),

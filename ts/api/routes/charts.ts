@@ -2,7 +2,7 @@
 // /chart/trades/:asset (http-api-details.md §9.1; exchange.md §11), and the hashrate charts
 // /chart/hashrate/block/:from/:to/:window and /chart/hashrate/time/:from/:to/:interval
 // (http-api-details.md §9.2, §9.3), both from the §5.9 estimate.
-import type { Chain } from '../../chain/chain.js';
+import type { ChainReadState } from '../../chain/read_view.js';
 import { hashrateAt, hashrateDoubleAt } from '../../chain/hashrate.js';
 import { BLOCK_TIME } from '../../consensus/params.js';
 import { fail } from '../../core/errors.js';
@@ -10,7 +10,6 @@ import { CANDLE_INTERVALS, candlesOf, type CandleInterval } from '../../state/ca
 import { tradesOf } from '../../state/trades.js';
 import { chartQuery, selectEntries } from '../chart_query.js';
 import { route } from '../route.js';
-import { onView } from '../on_view.js';
 import { assetParam, resolveAsset, u32Param } from '../params.js';
 import { arr, int, named, num, obj, tuple, u64 } from '../schema.js';
 
@@ -26,7 +25,7 @@ function nonzeroHeight(text: string, what: string): number {
 }
 
 /** The first height whose timestamp is ≥ t, by bisection over (nearly) increasing timestamps; 1 ≤ result ≤ length. */
-function firstHeightAtOrAfter(chain: Chain, t: number): number {
+function firstHeightAtOrAfter(chain: ChainReadState, t: number): number {
   let lo = 1, hi = chain.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -41,7 +40,7 @@ function firstHeightAtOrAfter(chain: Chain, t: number): number {
  * lowered to the tip's time and floored to the interval and `begin` is `from` raised to block 1's
  * time; returned ascending.
  */
-function timeSamples(chain: Chain, from: number, to: number, interval: number): { hashrate: bigint; height: number; timestamp: number }[] {
+function timeSamples(chain: ChainReadState, from: number, to: number, interval: number): { hashrate: bigint; height: number; timestamp: number }[] {
   if (chain.length <= 1) return [];
   const begin = Math.max(from, chain.timestampAt(1));
   const end = Math.floor(Math.min(to, chain.timestampAt(chain.length)) / interval) * interval;
@@ -60,40 +59,40 @@ export const chartRoutes = [
     params: { interval: 'candle length: `5m`, `1h` or `1d`' },
     // [begin timestamp, height of the first trade, open, high, low, close, base volume, quote volume]
     response: named('Candles', arr(tuple(int, int, num, num, num, num, num, num))),
-    handler: onView(async ({ params, query, node }) => {
+    handler: async ({ params, query, view }) => {
       const p = assetParam(params.asset);
       if (!Object.hasOwn(CANDLE_INTERVALS, params.interval)) fail('EINVINTERVAL', `interval must be one of ${Object.keys(CANDLE_INTERVALS).join(', ')}`);
       const seconds = CANDLE_INTERVALS[params.interval as CandleInterval];
       const q = chartQuery(query, (from, to) => (to - from) / BigInt(seconds));
-      const asset = await resolveAsset(node, p);
-      const candles = candlesOf(await tradesOf(node.db, asset.id), seconds);
+      const asset = await resolveAsset(view, p);
+      const candles = candlesOf(await tradesOf(view.db, asset.id), seconds);
       return selectEntries(candles, (c) => c.begin, q).map((c) => [c.begin, c.height, c.open, c.high, c.low, c.close, c.base, c.quote]);
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/chart/trades/:asset',
     doc: 'An asset\'s trades per block: `[height, timestamp, base total, quote total]`. Query `from`, `to` (heights, inclusive) and `n` (default 100, at most 200): at most two of them.',
     // [height, timestamp, base total, quote total] per block (http-api.md; the reference swaps the first two).
     response: named('Trades', arr(tuple(int, int, num, num))),
-    handler: onView(async ({ params, query, node }) => {
+    handler: async ({ params, query, view }) => {
       const p = assetParam(params.asset);
       const q = chartQuery(query, (from, to) => to - from);
-      const asset = await resolveAsset(node, p);
-      return selectEntries(await tradesOf(node.db, asset.id), (t) => t.height, q).map((t) => [t.height, t.timestamp, t.base, t.quote]);
-    }),
+      const asset = await resolveAsset(view, p);
+      return selectEntries(await tradesOf(view.db, asset.id), (t) => t.height, q).map((t) => [t.height, t.timestamp, t.base, t.quote]);
+    },
   }),
   route({
     method: 'GET', path: '/chart/hashrate/block/:from/:to/:window',
     doc: 'One hashrate estimate per height from `:from` to `:to`, each over `:window` blocks.',
     response: named('HashrateBlockChart', obj({ range: obj({ begin: int, end: int }), data: arr(num) })),
-    handler: ({ params, node }) => {
+    handler: ({ params, view }) => {
       const from = nonzeroHeight(params.from, 'from');
       const to = nonzeroHeight(params.to, 'to');
       const window = u32Param(params.window, 'window');
       // One estimate per height of [max(from, 2), min(to, tip)]; empty when that is inverted.
-      const begin = Math.max(from, 2), end = Math.min(to, node.chain.length);
+      const begin = Math.max(from, 2), end = Math.min(to, view.length);
       const data: number[] = [];
-      for (let h = begin; h <= end; h++) data.push(hashrateDoubleAt(node.chain, h, window));
+      for (let h = begin; h <= end; h++) data.push(hashrateDoubleAt(view, h, window));
       return { range: { begin, end }, data };
     },
   }),
@@ -104,12 +103,12 @@ export const chartRoutes = [
     response: named('HashrateTimeChart', obj({
       range: obj({ begin: int, end: int }), interval: int, data: arr(obj({ hashrate: u64, height: int, timestamp: int })),
     })),
-    handler: ({ params, node }) => {
+    handler: ({ params, view }) => {
       const from = u32Param(params.from, 'from');
       const to = u32Param(params.to, 'to');
       const interval = Math.max(u32Param(params.interval, 'interval'), MIN_TIME_CHART_INTERVAL);
       // The range echoes the request (details §9.3).
-      return { range: { begin: from, end: to }, interval, data: timeSamples(node.chain, from, to, interval) };
+      return { range: { begin: from, end: to }, interval, data: timeSamples(view, from, to, interval) };
     },
   }),
 ];

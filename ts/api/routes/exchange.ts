@@ -7,10 +7,10 @@ import { assetByHash, assetById, searchAssets, type Asset } from '../../state/as
 import { dbReader } from '../../state/ledger.js';
 import { toHex } from '../../core/hex.js';
 import { route } from '../route.js';
-import { onView } from '../on_view.js';
 import { accountParam, assetParam, resolveAccount, resolveAsset, type AccountParam } from '../params.js';
 import { accountOrdersByAsset, accountSides, assetMarket, sides, type ListedOrder } from '../order_book.js';
-import type { NodeServices } from '../services.js';
+import type { ReadView } from '../../chain/read_view.js';
+import type { ReadServices } from '../services.js';
 import { arr, named, obj, str } from '../schema.js';
 import { AssetRecord, assetRecord } from '../views/asset.js';
 import { Market, MarketOrders, marketOrdersView, marketView } from '../views/market.js';
@@ -19,12 +19,12 @@ import { Market, MarketOrders, marketOrdersView, marketView } from '../views/mar
 const ASSET_SEARCH_LIMIT = 100;
 
 /** The account's open orders by asset id; an address without an account has none. */
-async function ordersOf(node: NodeServices, account: AccountParam): Promise<Map<bigint, ListedOrder[]>> {
-  const a = await resolveAccount(node, account);
+async function ordersOf(node: ReadServices, view: ReadView, account: AccountParam): Promise<Map<bigint, ListedOrder[]>> {
+  const a = await resolveAccount(view, account);
   if (a.accountId === null) return new Map();
-  const s = dbReader(node.db);
+  const s = dbReader(view.db);
   const assets = new Map<string, Asset | null>();
-  return accountOrdersByAsset(node, a.accountId, async (hash) => {
+  return accountOrdersByAsset(view, node.mempool.pool.ofAccount(a.accountId), a.accountId, async (hash) => {
     const k = toHex(hash);
     if (!assets.has(k)) assets.set(k, await assetByHash(s, hash));
     return assets.get(k)!;
@@ -36,54 +36,54 @@ export const exchangeRoutes = [
     method: 'GET', path: '/asset/complete',
     doc: 'Assets whose name starts with `namePrefix` and whose hash starts with `hashPrefix` (query parameters, both optional).',
     response: named('AssetCompletion', obj({ namePrefix: str, hashPrefix: str, match: arr(AssetRecord) })),
-    handler: onView(async ({ query, node }) => {
+    handler: async ({ query, view }) => {
       const namePrefix = query.namePrefix ?? '', hashPrefix = query.hashPrefix ?? '';
-      const match = (await searchAssets(node.db, namePrefix, hashPrefix, ASSET_SEARCH_LIMIT)).map(assetRecord);
+      const match = (await searchAssets(view.db, namePrefix, hashPrefix, ASSET_SEARCH_LIMIT)).map(assetRecord);
       return { namePrefix, hashPrefix, match };
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/asset/lookup/:asset',
     doc: 'An asset\'s record: id, hash, name, decimals, creation height, owner, supply.',
     response: AssetRecord,
-    handler: onView(async ({ params, node }) => assetRecord(await resolveAsset(node, assetParam(params.asset)))),
+    handler: async ({ params, view }) => assetRecord(await resolveAsset(view, assetParam(params.asset))),
   }),
   route({
     method: 'GET', path: '/dex/market/:asset',
     doc: 'The market of an asset against the coin: the pool, the order book (mempool orders included) and what the next block\'s matching would do.',
     response: Market,
-    handler: onView(async ({ params, node }) => {
-      const asset = await resolveAsset(node, assetParam(params.asset));
-      const { orders, pool } = await assetMarket(node, asset);
+    handler: async ({ params, node, view }) => {
+      const asset = await resolveAsset(view, assetParam(params.asset));
+      const { orders, pool } = await assetMarket(view, node.mempool.pool.all(), asset);
       // §8.8: the matcher's preview on the pool and the whole book, mempool orders included.
       const match = previewMatch(pool, buildBook(orders));
       return marketView(asset, sides(orders), pool, match);
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/account/:account/open_orders',
     doc: 'An account\'s open orders, per asset (by asset id); each side lists the orders in blocks by transaction id (pinHeight, then nonceId), then the pending ones likewise.',
     response: arr(MarketOrders),
-    handler: onView(async ({ params, node }) => {
-      const byAsset = await ordersOf(node, accountParam(params.account));
-      const s = dbReader(node.db);
+    handler: async ({ params, node, view }) => {
+      const byAsset = await ordersOf(node, view, accountParam(params.account));
+      const s = dbReader(view.db);
       const out = [];
       for (const assetId of [...byAsset.keys()].sort((a, b) => (a < b ? -1 : 1))) {
         const asset = await assetById(s, assetId);
         if (asset) out.push(marketOrdersView(asset, accountSides(byAsset.get(assetId)!)));
       }
       return out;
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/account/:account/open_orders/:asset',
     doc: 'An account\'s open orders in one asset; each side lists the orders in blocks in the order they entered the book, then the pending ones by transaction id.',
     response: MarketOrders,
-    handler: onView(async ({ params, node }) => {
+    handler: async ({ params, node, view }) => {
       const account = accountParam(params.account);
-      const asset = await resolveAsset(node, assetParam(params.asset));
-      const byAsset = await ordersOf(node, account);
+      const asset = await resolveAsset(view, assetParam(params.asset));
+      const byAsset = await ordersOf(node, view, account);
       return marketOrdersView(asset, accountSides(byAsset.get(asset.id) ?? [], true));
-    }),
+    },
   }),
 ];

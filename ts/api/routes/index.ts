@@ -11,4 +11,6 @@ import { peerRoutes } from './peers.js';
 import { toolsRoutes } from './tools.js';
 import { transactionRoutes } from './transactions.js';
 
-export const ROUTES: Route<any>[] = [...chainRoutes, ...blockRoutes, ...transactionRoutes, ...accountRoutes, ...exchangeRoutes, ...chartRoutes, ...peerRoutes, ...toolsRoutes, ...debugRoutes, ...loadtestRoutes];
+export const ROUTES: Route<any>[] = [];
+// The debug routes describe the whole table, themselves included: they get it to read when asked.
+ROUTES.push(...chainRoutes, ...blockRoutes, ...transactionRoutes, ...accountRoutes, ...exchangeRoutes, ...chartRoutes, ...peerRoutes, ...toolsRoutes, ...debugRoutes(ROUTES), ...loadtestRoutes);

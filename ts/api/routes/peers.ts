@@ -3,7 +3,8 @@
 import { fail } from '../../core/errors.js';
 import type { Peer } from '../../p2p/peer.js';
 import { NodeError } from '../../core/errors.js';
-import { route, type Request } from '../route.js';
+import { route } from '../route.js';
+import type { ReadServices } from '../services.js';
 import { u32Param } from '../params.js';
 import { arr, int, named, obj, str, tuple } from '../schema.js';
 import {
@@ -12,7 +13,7 @@ import {
 } from '../views/peers.js';
 
 /** The connection `:id` names (unknown ⇒ 56, http-api-details.md §2.3). */
-export function connectionParam({ node, params }: Request, name: string): Peer {
+export function connectionParam({ node, params }: { node: ReadServices; params: Record<string, string> }, name: string): Peer {
   const id = u32Param(params[name], 'connection id');
   return node.p2p()?.manager.byId(id) ?? fail('ENOTFOUND', `no connection with id ${id}`);
 }

@@ -4,23 +4,16 @@ import { fail, quoted } from '../../core/errors.js';
 import { formatAddress } from '../../core/address.js';
 import { fromHexExact, toHex } from '../../core/hex.js';
 import { addressOfPrivateKey, isValidPrivateKey, publicKeyOf, randomPrivateKey } from '../../core/keys.js';
-import { fee16Decode, fee16Encode, type Fee16Rounding } from '../../kernel/fee16.js';
+import { fee16Decode } from '../../kernel/fee16.js';
 import { parsePrice, priceView } from '../../kernel/price.js';
 import { janushashNumber } from '../../kernel/pow.js';
 import { COMMIT, NODE_VERSION, VERSION } from '../../version.js';
 import { route } from '../route.js';
 import { u32Param, u64Param } from '../params.js';
 import { arr, hexStr, int, named, num, obj, str, u64 } from '../schema.js';
-import { CoinAmount, CompactFee, coinAmount, compactFee } from '../views/amount.js';
+import { CompactFee, compactFee } from '../views/amount.js';
+import { Encode16bit, encode16bit } from '../views/fee16.js';
 import { Price } from '../views/price.js';
-
-const Encode16bit = named('Encode16bit', obj({ original: CoinAmount, rounded: CompactFee }));
-
-/** The contract rounds to the closest grid value; the reference generations round down (clients.md §3). */
-export function encode16bit(e8: bigint, rounding: Fee16Rounding = 'closest') {
-  const code = fee16Encode(e8, rounding);
-  return { original: coinAmount(e8), rounded: compactFee(fee16Decode(code), code) };
-}
 
 const Wallet = named('Wallet', obj({ address: hexStr(48), privKey: hexStr(64), pubKey: hexStr(66) }));
 

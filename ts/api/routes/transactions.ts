@@ -6,7 +6,6 @@ import { fromHexExact, toHex } from '../../core/hex.js';
 import { transactionByHash } from '../../state/history_query.js';
 import { dbReader } from '../../state/ledger.js';
 import { route } from '../route.js';
-import { onView } from '../on_view.js';
 import { accountParam, resolveAccount, u64Param } from '../params.js';
 import { arr, hexStr, int, named, nullable, obj, str, u64 } from '../schema.js';
 import { parseTxRequest } from '../tx_request.js';
@@ -49,17 +48,17 @@ export const transactionRoutes = [
     method: 'GET', path: '/transaction/mempool',
     doc: 'The pending transactions, best-paying first, the latest arrival first among equal fees, as the reference lists them (at most 2,000).',
     response: arr(MempoolEntry),
-    handler: ({ node }) => mempoolEntries(dbReader(node.db), newestFirstAmongEqualFees(node.mempool.pool.all()).slice(0, MEMPOOL_LISTING_LIMIT)),
+    handler: ({ node, view }) => mempoolEntries(dbReader(view.db), newestFirstAmongEqualFees(node.mempool.pool.all()).slice(0, MEMPOOL_LISTING_LIMIT)),
   }),
   route({
     method: 'GET', path: '/account/:account/mempool',
     doc: 'The pending transactions an account has sent, by transaction id (pinHeight, then nonceId), as the reference lists them.',
     response: arr(MempoolEntry),
-    handler: async ({ params, node }) => {
-      const a = await resolveAccount(node, accountParam(params.account));
+    handler: async ({ params, node, view }) => {
+      const a = await resolveAccount(view, accountParam(params.account));
       if (a.accountId === null) return [];
       const txs = node.mempool.pool.ofAccount(a.accountId).sort((x, y) => x.pinHeight - y.pinHeight || x.nonceId - y.nonceId);
-      return mempoolEntries(dbReader(node.db), txs.slice(0, MEMPOOL_LISTING_LIMIT));
+      return mempoolEntries(dbReader(view.db), txs.slice(0, MEMPOOL_LISTING_LIMIT));
     },
   }),
   route({
@@ -70,30 +69,28 @@ export const transactionRoutes = [
     })),
     // A mined transaction's answer is kept as written bytes per block (answer_cache.ts); a pending one is built
     // each time, and so is a limitSwap's (its `processed.remaining` is read when asked, exchange.md §5.3).
-    answerKey: async ({ params, node }) => {
+    answerKey: async ({ params, node, view: c }) => {
       const hash = fromHexExact(params.txid, 32);
       if (!hash || node.mempool.pool.byTxHash(hash)) return null;
-      const tx = await transactionByHash(node.db, hash);
-      const c = node.chain;
+      const tx = await transactionByHash(c.db, hash);
       if (!tx || tx.height > c.length || tx.kind === 'limitSwap') return null;
       return { key: `lookup ${params.txid} ${tx.id} ${toHex(c.hashAt(tx.height))}`, confirmations: c.length - tx.height + 1 };
     },
-    handler: onView(async ({ params, node }) => {
+    handler: async ({ params, node, view: c }) => {
       const hash = fromHexExact(params.txid, 32) ?? fail('EINV_HEX', 'a transaction hash is 64 hex chars');
       const pending = node.mempool.pool.byTxHash(hash);
       if (pending) {
-        const [asset] = await pendingAssets(dbReader(node.db), [pending]);
+        const [asset] = await pendingAssets(dbReader(c.db), [pending]);
         return { confirmations: 0, mined: null, ...pendingLookupView(pending, asset) };
       }
-      const tx = await transactionByHash(node.db, hash);
-      if (!tx || tx.height > node.chain.length) fail('ENOTFOUND', 'no pending or mined transaction has this hash');
-      const c = node.chain;
+      const tx = await transactionByHash(c.db, hash);
+      if (!tx || tx.height > c.length) fail('ENOTFOUND', 'no pending or mined transaction has this hash');
       return {
         confirmations: c.length - tx!.height + 1,
         mined: { historyId: tx!.id, block: { height: tx!.height, hash: toHex(c.hashAt(tx!.height)), timestamp: c.timestampAt(tx!.height) } },
         ...minedTransactionView(tx!),
       };
-    }),
+    },
   }),
   route({
     method: 'GET', path: '/settings/mempool/minfee/:feeE8',

@@ -21,7 +21,7 @@ import type { Infer } from '../schema.js';
 import { coinAmount } from '../views/amount.js';
 import { Block, blockView, partialBlockView } from '../views/block.js';
 import { chainHeadView } from '../views/chain_head.js';
-import type { Generation, ReshapeContext } from '../generations/generation.js';
+import type { Generation } from '../generations/generation.js';
 import type { NodeServices } from '../services.js';
 import { CHAIN_DELTA_EVENTS, STREAM_EVENTS, type ConnectionView, type LogLineView, type StreamEventBody, type StreamEventType } from './events.js';
 import { STREAM_GENERATIONS, adaptMessage } from './generation.js';
@@ -112,12 +112,10 @@ export class StreamHub {
   private readonly chain: Chain;
   /** The generation of `--api`: its shapes are applied to every message at the edge. */
   private readonly generation: Generation;
-  private readonly ctx: ReshapeContext;
 
   constructor(private readonly node: NodeServices, private readonly logs: LogSource) {
     const chain = (this.chain = node.chain);
     this.generation = STREAM_GENERATIONS[node.config.api ?? 'contract'];
-    this.ctx = { params: {}, node };
     chain.onChange((e) => this.chainChanged(e));
     chain.onBeforeRollback((b) => this.beforeRollback(b));
     chain.onSettled(() => this.settled());
@@ -420,11 +418,11 @@ export class StreamHub {
   // ---- delivery ----
 
   private eventText<K extends StreamEventType>(type: K, event: StreamEventBody<K>): Buffer {
-    return Buffer.from(writeJson(adaptMessage(this.generation, STREAM_EVENTS[type].schema, { event, type }, this.ctx)));
+    return Buffer.from(writeJson(adaptMessage(this.generation, STREAM_EVENTS[type].schema, { event, type }, { params: {}, view: this.chain.view })));
   }
 
   private deltaText(type: keyof typeof CHAIN_DELTA_EVENTS, data: unknown): Buffer {
-    return Buffer.from(writeJson(adaptMessage(this.generation, CHAIN_DELTA_EVENTS[type].schema, { type, data }, this.ctx)));
+    return Buffer.from(writeJson(adaptMessage(this.generation, CHAIN_DELTA_EVENTS[type].schema, { type, data }, { params: {}, view: this.chain.view })));
   }
 
   /** Sends an event to a topic's subscribers, in outbox order. */
