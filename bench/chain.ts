@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initKernel } from '../ts/kernel/instance.js';
 import { Chain } from '../ts/chain/chain.js';
-import { buildTemplate } from '../ts/chain/template.js';
+import { buildTemplate } from '../ts/mining/template.js';
 import type { PendingTx } from '../ts/mempool/pending.js';
 import { REGTEST, powVersionAt } from '../ts/consensus/params.js';
 import { checkHeader, type HeaderChainView } from '../ts/consensus/header_check.js';

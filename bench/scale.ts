@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Chain } from '../ts/chain/chain.js';
 import { encodeCheck, extendCrc } from '../ts/chain/integrity.js';
 import { PackedHeaders } from '../ts/chain/packed_headers.js';
-import { buildTemplate } from '../ts/chain/template.js';
+import { buildTemplate } from '../ts/mining/template.js';
 import { REGTEST, powVersionAt } from '../ts/consensus/params.js';
 import { initKernel } from '../ts/kernel/instance.js';
 import { powCheck } from '../ts/kernel/pow.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initKernel } from '../ts/kernel/instance.js';
 import { Chain } from '../ts/chain/chain.js';
-import { buildTemplate } from '../ts/chain/template.js';
+import { buildTemplate } from '../ts/mining/template.js';
 import { REGTEST } from '../ts/consensus/params.js';
 import { addressOfPrivateKey } from '../ts/core/keys.js';
 import { MinFeePolicy } from '../ts/mempool/fee_policy.js';
@@ -29,7 +29,7 @@ async function tempNode() {
   const dir = await mkdtemp(join(tmpdir(), 'wartnode-bench-streams-'));
   const { db } = await openDatabase(dir);
   const chain = await Chain.open(db, REGTEST);
-  const mempool = new MempoolService(chain, db, new MinFeePolicy());
+  const mempool = new MempoolService(chain, new MinFeePolicy());
   return { dir, db, chain, mempool };
 }
 

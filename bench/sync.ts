@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chain } from '../ts/chain/chain.js';
-import { buildTemplate } from '../ts/chain/template.js';
+import { buildTemplate } from '../ts/mining/template.js';
 import { REGTEST, powVersionAt } from '../ts/consensus/params.js';
 import { addressOfPrivateKey, signDigest } from '../ts/core/keys.js';
 import { txHash } from '../ts/core/transaction.js';

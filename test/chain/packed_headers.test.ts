@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { PackedHeaders } from '../../ts/chain/packed_headers.js';
 import { Chain } from '../../ts/chain/chain.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import { MAINNET, REGTEST, targetKindAt } from '../../ts/consensus/params.js';
 import { decodeTarget, targetWork } from '../../ts/consensus/target.js';
 import { blockHash, parseHeader } from '../../ts/core/header.js';

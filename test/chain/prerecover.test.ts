@@ -14,7 +14,7 @@ import { addressOfPrivateKey, publicKeyOf, signDigest } from '../../ts/core/keys
 import { addressFromPublicKey } from '../../ts/core/address.js';
 import { sha256 } from '../../ts/kernel/hash.js';
 import { Chain } from '../../ts/chain/chain.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import { REGTEST } from '../../ts/consensus/params.js';
 import { txHash } from '../../ts/core/transaction.js';
 import { fee16Decode } from '../../ts/kernel/fee16.js';

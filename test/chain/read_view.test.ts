@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { Chain } from '../../ts/chain/chain.js';
 import type { ReadView } from '../../ts/chain/read_view.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import { REGTEST } from '../../ts/consensus/params.js';
 import { blockHash } from '../../ts/core/header.js';
 import { toHex } from '../../ts/core/hex.js';

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { digest } from '../helpers/digest.js';
 import { Chain } from '../../ts/chain/chain.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import { MAINNET, REGTEST } from '../../ts/consensus/params.js';
 import { openDatabase, type Db } from '../../ts/store/database.js';
 import { accountIdOf, balanceOf, dbReader, COIN_TOKEN_ID } from '../../ts/state/ledger.js';

@@ -3,7 +3,7 @@
 // without a row of the token: the reference's mempool admits it, then refuses its own template),
 // and the block template leaves out any such transaction that got into the mempool otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import { parseBody } from '../../ts/core/body.js';
 import { NodeError } from '../../ts/core/errors.js';
 import { dbReader } from '../../ts/state/ledger.js';

@@ -96,7 +96,7 @@ describe('a mainnet node started with --seeds', () => {
     const log = { info: (l: string) => lines.push(l), warn: (l: string) => lines.push(l) };
     const p2p = await P2PNode.start({
       network: c.network, bind: { host: '127.0.0.1', port: 0 }, connect: pinnedPeers(c.network, c.connect, !!c.seeds, table),
-      chain, mempool: new MempoolService(chain, db, new MinFeePolicy()), log, noPeerLogMs: 100,
+      chain, mempool: new MempoolService(chain, new MinFeePolicy()), log, noPeerLogMs: 100,
     });
     cleanups.push(async () => { await p2p.stop(); await db.close(); await removeDir(dir); });
 

@@ -4,7 +4,7 @@
 // with ELEADERMISMATCH, our snapshot goes to peers below it, and unjustified rollbacks are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Chain } from '../../ts/chain/chain.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import { REGTEST, type NetworkParams } from '../../ts/consensus/params.js';
 import { signSnapshot, verifySnapshot, type VerifiedSnapshot } from '../../ts/consensus/signed_snapshot.js';
 import { NodeError } from '../../ts/core/errors.js';

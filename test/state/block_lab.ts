@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chain, type StoredBlock } from '../../ts/chain/chain.js';
-import { bodyEntry, buildTemplate } from '../../ts/chain/template.js';
+import { bodyEntry, buildTemplate } from '../../ts/mining/template.js';
 import { REGTEST, merkleNewTypeAt } from '../../ts/consensus/params.js';
 import { bodyMerkleRoot, emptyTokenSection, parseBody, serializeBody, type Body, type TokenSection } from '../../ts/core/body.js';
 import type { SignedEntry } from '../../ts/core/entry.js';
@@ -55,7 +55,7 @@ export class BlockLab {
     const dir = await mkdtemp(join(tmpdir(), 'wartnode-lab-'));
     const { db } = await openDatabase(dir);
     const chain = await Chain.open(db, REGTEST);
-    const lab = new BlockLab(dir, db, chain, new MempoolService(chain, db, new MinFeePolicy()));
+    const lab = new BlockLab(dir, db, chain, new MempoolService(chain, new MinFeePolicy()));
     for (const w of [lab.A, lab.A, lab.B, lab.C]) await lab.mineMempool(w);
     const create = await lab.submit(lab.A, { type: 'assetCreation', supply: 1_000_000n, precision: 2, name: assetNameBytes('TOK') });
     await lab.mineMempool();

@@ -5,7 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chain, type StoredBlock } from '../../ts/chain/chain.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import type { PendingTx } from '../../ts/mempool/pending.js';
 import { REGTEST, type NetworkParams } from '../../ts/consensus/params.js';
 import { addressOfPrivateKey } from '../../ts/core/keys.js';

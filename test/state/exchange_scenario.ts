@@ -12,7 +12,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chain, type StoredBlock } from '../../ts/chain/chain.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import { REGTEST } from '../../ts/consensus/params.js';
 import { assetNameBytes, type TransactionPayload } from '../../ts/core/transaction.js';
 import { initKernel } from '../../ts/kernel/instance.js';
@@ -60,7 +60,7 @@ export async function exchangeScenario(): Promise<ExchangeScenario> {
   const dir = await mkdtemp(join(tmpdir(), 'wartnode-exchange-'));
   const { db } = await openDatabase(dir);
   const chain = await Chain.open(db, REGTEST);
-  const mempool = new MempoolService(chain, db, new MinFeePolicy());
+  const mempool = new MempoolService(chain, new MinFeePolicy());
   const A = TestWallet.fromSeed(41), B = TestWallet.fromSeed(42), M = TestWallet.fromSeed(43);
   let nonce = 0;
   const submit = (w: TestWallet, payload: TransactionPayload) =>

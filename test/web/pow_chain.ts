@@ -5,7 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chain } from '../../ts/chain/chain.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import { checkPow } from '../../ts/consensus/header_check.js';
 import { REGTEST } from '../../ts/consensus/params.js';
 import { openDatabase } from '../../ts/store/database.js';

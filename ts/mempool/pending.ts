@@ -1,22 +1,14 @@
 // A pending (mempool) transaction: everything needed to list it, check it again after each block,
 // and put it into a block, in the API's terms (addresses, not account ids, for recipients).
-import type { TransactionId, TransactionPayload, TransactionType } from '../core/transaction.js';
+import type { TransactionId, TransactionType } from '../core/transaction.js';
 import { COIN_TOKEN_ID, assetTokenId, liquidityTokenId } from '../state/tokens.js';
+import type { BlockCandidate } from '../mining/candidate.js';
 
-export interface PendingTx {
+export interface PendingTx extends BlockCandidate {
   hash: Uint8Array;
-  payload: TransactionPayload;
-  originId: bigint;
   originAddress: Uint8Array;
-  pinHeight: number;
   /** Hash of the block at pinHeight when admitted; a reorganization that changes it invalidates the tx. */
   pinHash: Uint8Array;
-  nonceId: number;
-  feeCode: number;
-  feeE8: bigint;
-  signature: Uint8Array;
-  /** The asset of the token-era types that name one (by hash in the payload). */
-  assetId?: bigint;
 }
 
 export const txType = (tx: PendingTx): TransactionType => tx.payload.type;

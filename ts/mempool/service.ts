@@ -13,9 +13,8 @@ import { isMempoolPinHeight } from '../core/pin.js';
 import { feeE8OfCode, transactionIdKey } from '../core/transaction.js';
 import { parseBlockBody } from '../consensus/block_check.js';
 import type { Chain, StoredBlock } from '../chain/chain.js';
-import { soleTransactionRefusal } from '../chain/template.js';
+import { soleTransactionRefusal } from '../mining/template.js';
 import { fail } from '../core/errors.js';
-import type { Db } from '../store/database.js';
 import { admit, freeBalances, type SignedRequest } from './admission.js';
 import type { MinFeePolicy } from './fee_policy.js';
 import { Mempool } from './mempool.js';
@@ -27,13 +26,14 @@ export class MempoolService {
   /** Changes whenever transactions may have entered or left (stratum's better-template check). */
   version = 0;
 
-  constructor(private readonly chain: Chain, private readonly db: Db, readonly minFee: MinFeePolicy, capacity?: number) {
+  constructor(private readonly chain: Chain, readonly minFee: MinFeePolicy, capacity?: number) {
     this.pool = new Mempool(capacity);
     chain.onBeforeRollback((block) => this.collectReturning(block));
     chain.onSettled(() => this.refresh());
   }
 
-  private get state(): KeyReader { return dbReader(this.db); }
+  /** The ledger, read between chain changes (admission and refreshes run in the chain's turn). */
+  private get state(): KeyReader { return dbReader(this.chain.db); }
 
   /** The minimum fee code now: the configured one, or one step above the lowest when full (§4.5). */
   get minFeeCode(): number {
@@ -59,7 +59,7 @@ export class MempoolService {
   private async vetExchange(tx: PendingTx): Promise<void> {
     const p = tx.payload;
     if (p.type !== 'limitSwap' && p.type !== 'liquidityDeposit') return;
-    const e = await soleTransactionRefusal(this.chain, this.db, tx, Math.floor(Date.now() / 1000));
+    const e = await soleTransactionRefusal(this.chain, this.chain.db, tx, Math.floor(Date.now() / 1000));
     if (e?.errorName === 'EIDNOTREFERENCED') {
       fail('EIDNOTREFERENCED', 'the next block would credit this buyer 0 units of the asset, and the account holds no balance of it: such a block is invalid. Hold any amount of the asset first, or buy more');
     }

@@ -2,7 +2,7 @@
 // The body's extra nonce (bytes 0–9) is extranonce1 (4 bytes, one per connection) ‖ extranonce2
 // (6 bytes, the miner's); the merkle root is SHA256(merklePrefix ‖ extra nonce) (new merkle type,
 // http-api-details.md §5.6); the miner chooses the header's timestamp and nonce.
-import type { BlockTemplate } from '../chain/template.js';
+import type { BlockTemplate } from '../mining/template.js';
 import { toHex } from '../core/hex.js';
 import { blockHash } from '../core/header.js';
 import { sha256 } from '../kernel/hash.js';

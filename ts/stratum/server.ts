@@ -6,7 +6,7 @@
 // pays more. Bounded: connections, line length, jobs kept per address.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Chain } from '../chain/chain.js';
-import { buildTemplate } from '../chain/template.js';
+import { buildTemplate } from '../mining/template.js';
 import { merkleNewTypeAt } from '../consensus/params.js';
 import { formatAddress, parseAddress } from '../core/address.js';
 import { NodeError } from '../core/errors.js';

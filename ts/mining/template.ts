@@ -22,12 +22,12 @@ import { bodyLayoutAt, merkleNewTypeAt, requiredHeaderVersion } from '../consens
 import { maxRewardClaim } from '../consensus/reward.js';
 import { targetDifficulty } from '../consensus/target.js';
 import { minimumTimestamp } from '../consensus/timestamp.js';
-import type { PendingTx } from '../mempool/pending.js';
 import { applyBlock } from '../state/apply_block.js';
 import { accountIdOf, dbReader, nextStateId } from '../state/ledger.js';
 import { StateOverlay } from '../state/overlay.js';
 import type { Db } from '../store/database.js';
-import type { ChainReadState } from './read_view.js';
+import type { ChainReadState } from '../chain/read_view.js';
+import type { BlockCandidate } from './candidate.js';
 
 /** The reference's miner takes at most this many transactions (http-api-details.md §4.6). */
 export const MAX_TEMPLATE_TRANSACTIONS = 400;
@@ -48,7 +48,7 @@ function templateVersion(chain: ChainReadState, height: number): number {
 }
 
 /** The body entry of a pending transaction, with its relative pin and its recipient's account id. */
-export function bodyEntry(tx: PendingTx, relativePin: number, toId: bigint | null): SignedEntry {
+export function bodyEntry(tx: BlockCandidate, relativePin: number, toId: bigint | null): SignedEntry {
   const head: SignedHead = {
     originId: tx.originId, pinNonce: { nonceId: tx.nonceId, relativePin, reserved: new Uint8Array(3) },
     feeCode: tx.feeCode, signature: tx.signature,
@@ -95,7 +95,7 @@ class BodyAssembler {
   }
 
   /** Adds `tx` if it fits; false when its pin is out of reach or the body would grow too large. */
-  async add(tx: PendingTx): Promise<boolean> {
+  async add(tx: BlockCandidate): Promise<boolean> {
     const k = relativePinFor(this.height, tx.pinHeight);
     if (k === null) return false;
     const p = tx.payload;
@@ -145,9 +145,9 @@ class BodyAssembler {
  * Picks, in the given (best-paying first) order, at most 400 transactions that fit; a cancelation
  * and the transaction it cancels are never both taken: the first one wins (exchange.md §7.1).
  */
-function choose(pending: PendingTx[]): PendingTx[] {
+function choose(pending: BlockCandidate[]): BlockCandidate[] {
   const taken = new Set<string>();
-  const out: PendingTx[] = [];
+  const out: BlockCandidate[] = [];
   for (const tx of pending) {
     if (out.length >= MAX_TEMPLATE_TRANSACTIONS) break;
     const own = transactionIdKey({ accountId: tx.originId, pinHeight: tx.pinHeight, nonceId: tx.nonceId });
@@ -176,7 +176,7 @@ async function blockWorkshop(chain: ChainReadState, db: Db, now: number) {
   });
   return {
     height, target, header,
-    async assemble(miner: Uint8Array, txs: PendingTx[]): Promise<Body> {
+    async assemble(miner: Uint8Array, txs: BlockCandidate[]): Promise<Body> {
       const a = new BodyAssembler(db, height, firstNewId, layout);
       const minerRef = await a.idOf(miner);
       if (minerRef.isNew) a.addNew(miner, minerRef.id);
@@ -204,13 +204,13 @@ async function blockWorkshop(chain: ChainReadState, db: Db, now: number) {
  * Call it on one consistent state: a ReadView and its database snapshot (Chain.read), or the live
  * chain between changes (Chain.locked).
  */
-export async function buildTemplate(chain: ChainReadState, db: Db, miner: Uint8Array, now: number, pending: PendingTx[] = []): Promise<BlockTemplate> {
+export async function buildTemplate(chain: ChainReadState, db: Db, miner: Uint8Array, now: number, pending: BlockCandidate[] = []): Promise<BlockTemplate> {
   const w = await blockWorkshop(chain, db, now);
   const candidates = choose(pending);
   let body = await w.assemble(miner, candidates);
   if (candidates.length > 0 && (await w.refusal(body))) {
     // Keep each transaction only if the block stays valid with it (rare: only exchange hazards fail).
-    const kept: PendingTx[] = [];
+    const kept: BlockCandidate[] = [];
     for (const tx of candidates) if (!(await w.refusal(await w.assemble(miner, [...kept, tx])))) kept.push(tx);
     body = await w.assemble(miner, kept);
   }
@@ -227,7 +227,7 @@ const TRIAL_MINER = new Uint8Array(20);
  * Why the next block would be refused if it held `tx` alone (the mempool asks before admitting a
  * transaction whose block may fail on the exchange's own rules), or null.
  */
-export async function soleTransactionRefusal(chain: ChainReadState, db: Db, tx: PendingTx, now: number): Promise<NodeError | null> {
+export async function soleTransactionRefusal(chain: ChainReadState, db: Db, tx: BlockCandidate, now: number): Promise<NodeError | null> {
   const w = await blockWorkshop(chain, db, now);
   return w.refusal(await w.assemble(TRIAL_MINER, [tx]));
 }
