@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { Chain } from '../../ts/chain/chain.js';
-import { buildTemplate } from '../../ts/chain/template.js';
+import { buildTemplate } from '../../ts/mining/template.js';
 import { REGTEST } from '../../ts/consensus/params.js';
 import { toHex } from '../../ts/core/hex.js';
 import { MinFeePolicy } from '../../ts/mempool/fee_policy.js';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wartnode-streams-reorg-'));
   ({ db } = await openDatabase(dir));
   chain = await Chain.open(db, REGTEST);
-  const mempool = new MempoolService(chain, db, new MinFeePolicy());
+  const mempool = new MempoolService(chain, new MinFeePolicy());
   const node = { chain, mempool, config: { api: 'contract' } } as unknown as NodeServices;
   const hub = new StreamHub(node, { recent: () => [], subscribe: () => () => undefined });
   server = createServer((_, res) => res.end());
