@@ -1,4 +1,4 @@
-// JSON text with bigint values written as exact JSON numbers (DESIGN.md: uint64 amounts are plain
+// JSON text with bigint values written as exact JSON numbers (docs/api.md: uint64 amounts are plain
 // digits, never strings, never rounded through a double). Keys keep their declaration order.
 
 /** `numberText` writes finite doubles (an API generation's float form); JSON.stringify's form by default. */
