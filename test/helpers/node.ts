@@ -88,7 +88,9 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
   const api = apiOf(args);
   const withPeers = args.some((a) => /^(--bind|--connect|--isolated|-b|-C)/.test(a)) && !args.includes('--isolated');
   if (!args.some((a) => /^(--bind|--connect|--isolated|-b|-C)/.test(a))) args = [...args, '--isolated'];
-  const proc = spawn(process.execPath, [BIN, '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A free port unless the test names one (`--rpc=…`).
+  const rpc = args.some((a) => a.startsWith('--rpc=')) ? [] : ['--rpc=127.0.0.1:0'];
+  const proc = spawn(process.execPath, [BIN, ...rpc, `--datadir=${dir}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => { out += d; });
   proc.stderr!.on('data', (d) => { out += d; });

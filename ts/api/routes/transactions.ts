@@ -93,7 +93,7 @@ export const transactionRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/settings/mempool/minfee/:feeE8',
+    method: 'GET', path: '/settings/mempool/minfee/:feeE8', changes: 'mempool',
     doc: 'Sets the minimum mempool fee (rounded up to the 16-bit fee grid) and drops the pending transactions paying less; answers how many were dropped.',
     response: named('MinFeeDeleted', obj({ deleted: int })),
     handler: ({ params, node }) => ({ deleted: node.mempool.setMinFee(u64Param(params.feeE8, 'feeE8')) }),
