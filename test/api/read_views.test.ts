@@ -6,14 +6,13 @@
 // confirmations of the blocks it names, the balance its rewards add up to. No answer is waited for
 // at a given moment: which states the readers meet does not matter, only that each answer belongs
 // to one.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAddress } from '../../ts/core/address.js';
 import { ERRORS, type ErrorName } from '../../ts/core/errors.js';
 import { blockReward } from '../../ts/consensus/reward.js';
 import { ROUTES } from '../../ts/api/routes/index.js';
 import { routeKey } from '../../ts/api/public_routes.js';
-import { removeDir, startNode, type Reply, type TestNode } from '../helpers/node.js';
+import { freeLoopbackPort, removeDir, startNode, type Reply, type TestNode } from '../helpers/node.js';
 import { wallet } from '../state/chain_fixture.js';
 
 const A = formatAddress(wallet(1).address);
@@ -151,22 +150,10 @@ function fits(c: Claims, s: State): boolean {
   return true;
 }
 
-/** A free loopback port of 26000–26999, for the node to take. */
-async function freePort(): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const port = 26000 + Math.floor(Math.random() * 1000);
-    const free = await new Promise<boolean>((resolve) => {
-      const s = createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error('no free port in 26000–26999');
-}
-
 let node: TestNode;
 
 beforeAll(async () => {
-  node = await startNode(['--regtest', `--rpc=127.0.0.1:${await freePort()}`]);
+  node = await startNode(['--regtest', `--rpc=127.0.0.1:${await freeLoopbackPort()}`]);
 });
 
 afterAll(async () => {

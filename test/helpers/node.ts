@@ -2,6 +2,7 @@
 // data directory, and talks HTTP to it. Every response is validated against the schema its route
 // declares, as the node's API generation (`--api`) writes it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -139,6 +140,18 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
 export async function genesisHash(node: TestNode): Promise<Uint8Array> {
   const d = (await node.get('/chain/block/0/hash')).body.data;
   return fromHex(typeof d === 'string' ? d : d.hash)!;
+}
+
+/** A free loopback port of 26000–26999 (the range this project's test listeners take when they name one). */
+export async function freeLoopbackPort(): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const port = 26000 + Math.floor(Math.random() * 1000);
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error('no free port in 26000–26999');
 }
 
 export async function removeDir(dir: string): Promise<void> {

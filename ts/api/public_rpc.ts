@@ -8,7 +8,7 @@ import type Koa from 'koa';
 import { ERRORS } from '../core/errors.js';
 import { writeJson } from './json.js';
 import { isPublicRoute } from './public_routes.js';
-import { RequestBudget, type BudgetLimits, PUBLIC_BUDGET } from './request_budget.js';
+import { RequestBudget, PUBLIC_BUDGET } from './request_budget.js';
 import type { Route } from './route.js';
 import { createApp, listen } from './server.js';
 import type { NodeServices } from './services.js';
@@ -26,9 +26,9 @@ export function clientIp(socket: Socket | IncomingMessage['socket']): string {
 }
 
 /** Koa middleware: answers 429 with `Retry-After` once the client's budget is spent. */
-export function budgetGuard(budget: RequestBudget, now: () => number = Date.now): Koa.Middleware {
+export function budgetGuard(budget: RequestBudget): Koa.Middleware {
   return async (ctx, next) => {
-    const wait = budget.take(clientIp(ctx.req.socket), now());
+    const wait = budget.take(clientIp(ctx.req.socket));
     if (wait === 0) return next();
     const [code, text] = ERRORS.ECONNRATELIMIT;
     ctx.status = 429;
@@ -57,16 +57,16 @@ export function capConnectionsPerIp(server: Server, perIp: number): void {
 
 export interface PublicRpc { server: Server; budget: RequestBudget; closeStreams: () => void }
 
+/** `budget`: the per-IP budget (the public one on the wall clock unless a test gives its own). */
 export async function startPublicRpc(
   routes: Route<any>[], node: NodeServices, host: string, port: number, log: (line: string) => void,
-  streams: StreamHub | null, limits: BudgetLimits = PUBLIC_BUDGET,
+  streams: StreamHub | null, budget: RequestBudget = new RequestBudget(PUBLIC_BUDGET),
 ): Promise<PublicRpc> {
-  const budget = new RequestBudget(limits);
   const app = createApp(routes.filter(isPublicRoute), node, log, budgetGuard(budget));
   const server = await listen(app, host, port);
   server.maxConnections = PUBLIC_MAX_CONNECTIONS;
   capConnectionsPerIp(server, PUBLIC_MAX_CONNECTIONS_PER_IP);
   // The streams are public in the reference (clients.md §6.1); opening one costs a request.
-  const closeStreams = streams ? attachStreams(server, streams, log, (req) => budget.take(clientIp(req.socket), Date.now()) === 0) : () => undefined;
+  const closeStreams = streams ? attachStreams(server, streams, log, (req) => budget.take(clientIp(req.socket)) === 0) : () => undefined;
   return { server, budget, closeStreams };
 }

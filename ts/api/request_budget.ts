@@ -1,6 +1,8 @@
 // Per-IP request budget of the public RPC listener: a token bucket per client address (`burst`
 // requests at once, refilled at `perSecond`). The table of addresses is bounded: buckets that
-// are full again carry no information and are dropped first, then the oldest.
+// are full again carry no information and are dropped first, then the oldest. The clock is the
+// budget's own (injected), so what it allows is a function of the requests and that clock alone:
+// a test stops it and gets the same answers on a busy machine as on an idle one.
 
 export interface BudgetLimits {
   /** Requests a client may make at once. */
@@ -18,11 +20,13 @@ interface Bucket { tokens: number; atMs: number }
 export class RequestBudget {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(readonly limits: BudgetLimits = PUBLIC_BUDGET) {}
+  /** `nowMs`: milliseconds of the clock the buckets refill by. */
+  constructor(readonly limits: BudgetLimits = PUBLIC_BUDGET, private readonly nowMs: () => number = Date.now) {}
 
   /** Takes one request from `ip`'s budget: 0 when allowed, else the seconds until one is available. */
-  take(ip: string, nowMs: number): number {
+  take(ip: string): number {
     const { burst, perSecond } = this.limits;
+    const nowMs = this.nowMs();
     let b = this.buckets.get(ip);
     if (b) {
       b.tokens = Math.min(burst, b.tokens + ((nowMs - b.atMs) / 1000) * perSecond);
