@@ -51,6 +51,18 @@ function raw(data: string | Buffer, opts: { closeAfterMs?: number } = {}): Promi
   });
 }
 
+/** Sends `data` on a fresh connection; the whole answer as text, once the node closes it. */
+function rawText(data: string): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    s.on('data', (d) => chunks.push(d));
+    s.on('error', () => {});
+    s.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    s.write(data);
+  });
+}
+
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`;
 
 describe('requests the HTTP parser refuses get a JSON error', () => {
@@ -93,6 +105,31 @@ describe('requests the HTTP parser refuses get a JSON error', () => {
     const r = await raw('POST /transaction/add HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n5\r\n{"a":\r\nZZ\r\nxx\r\n');
     expect(r!.status).toBe(400);
     expect(r!.body).toEqual({ code: 89, error: 'Malformed body data: malformed request body (HPE_INVALID_CHUNK_SIZE)' });
+  });
+});
+
+describe('answers below the routes are JSON too', () => {
+  const upgrade = (path: string, protocol: string) =>
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: ${protocol}\r\n` +
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n';
+  it.each([
+    ['a WebSocket upgrade on a path that has no stream', upgrade('/chain/head', 'websocket'), 404, 56, /no WebSocket at '\/chain\/head'/],
+    ['an upgrade to h2c', upgrade('/chain/head', 'h2c'), 404, 56, /no upgrade to 'h2c'/],
+    ['an HTTP/1.1 request without Host', 'GET /chain/head HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 94, /needs a Host header/],
+    ['OPTIONS *', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 404, 56, /no route OPTIONS '\*'/],
+  ])('%s', async (_, request, status, code, text) => {
+    const r = await raw(request);
+    expect(r, 'an answer').not.toBe(null);
+    expect(r!.status).toBe(status);
+    expect(r!.headers).toMatch(/content-type: application\/json/i);
+    expect(r!.body.code).toBe(code);
+    expect(r!.body.error).toMatch(text);
+  });
+
+  it('a preflight on a path stays 204 without a body; HTTP/1.0 needs no Host', async () => {
+    const pre = await rawText('OPTIONS /chain/head HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://a.example\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n');
+    expect(pre).toMatch(/^HTTP\/1\.1 204 /);
+    expect((await raw('GET /chain/head HTTP/1.0\r\n\r\n'))!.body.code).toBe(0);
   });
 });
 

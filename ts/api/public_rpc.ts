@@ -5,10 +5,9 @@
 import type { Server, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type Koa from 'koa';
-import { ERRORS } from '../core/errors.js';
 import { writeJson } from './json.js';
 import { isPublicRoute } from './public_routes.js';
-import { RequestBudget, PUBLIC_BUDGET } from './request_budget.js';
+import { RequestBudget, PUBLIC_BUDGET, budgetSpent } from './request_budget.js';
 import type { Route } from './route.js';
 import { createApp, listen } from './server.js';
 import type { NodeServices } from './services.js';
@@ -30,12 +29,12 @@ export function budgetGuard(budget: RequestBudget): Koa.Middleware {
   return async (ctx, next) => {
     const wait = budget.take(clientIp(ctx.req.socket));
     if (wait === 0) return next();
-    const [code, text] = ERRORS.ECONNRATELIMIT;
+    const e = budgetSpent(wait);
     ctx.status = 429;
     ctx.set('Retry-After', String(wait));
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.type = 'application/json; charset=utf-8';
-    ctx.body = writeJson({ code, error: `${text}: request budget of this address spent, retry in ${wait} s` });
+    ctx.body = writeJson({ code: e.code, error: e.message });
   };
 }
 
@@ -67,6 +66,6 @@ export async function startPublicRpc(
   server.maxConnections = PUBLIC_MAX_CONNECTIONS;
   capConnectionsPerIp(server, PUBLIC_MAX_CONNECTIONS_PER_IP);
   // The streams are public in the reference (clients.md §6.1); opening one costs a request.
-  const closeStreams = streams ? attachStreams(server, streams, log, (req) => budget.take(clientIp(req.socket)) === 0) : () => undefined;
+  const closeStreams = streams ? attachStreams(server, streams, log, (req) => budget.take(clientIp(req.socket))) : () => undefined;
   return { server, budget, closeStreams };
 }

@@ -3,6 +3,7 @@
 // are full again carry no information and are dropped first, then the oldest. The clock is the
 // budget's own (injected), so what it allows is a function of the requests and that clock alone:
 // a test stops it and gets the same answers on a busy machine as on an idle one.
+import { NodeError } from '../core/errors.js';
 
 export interface BudgetLimits {
   /** Requests a client may make at once. */
@@ -12,6 +13,9 @@ export interface BudgetLimits {
   /** Most client addresses tracked at a time. */
   maxClients: number;
 }
+
+/** The refusal of a request (or stream upgrade) beyond the budget: retry in `wait` seconds. */
+export const budgetSpent = (wait: number): NodeError => new NodeError('ECONNRATELIMIT', `request budget of this address spent, retry in ${wait} s`);
 
 export const PUBLIC_BUDGET: BudgetLimits = { burst: 100, perSecond: 20, maxClients: 10_000 };
 

@@ -5,9 +5,10 @@
 // instead of the reference's dropped connection. Browsers get CORS answers (clients.md §5).
 import Koa from 'koa';
 import Router from '@koa/router';
-import { STATUS_CODES, maxHeaderSize as maxHeaderSizeDefault, type IncomingMessage, type Server } from 'node:http';
+import { createServer, maxHeaderSize as maxHeaderSizeDefault, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ERRORS, NodeError, quoted } from '../core/errors.js';
+import { NodeError, quoted } from '../core/errors.js';
+import { answerIn, errorBody, refuseOnSocket } from './error_answer.js';
 import { log as nodeLog } from '../log.js';
 import { adaptValue, type Generation } from './generations/generation.js';
 import { CONTRACT, GENERATIONS, servedRoutes } from './generations/index.js';
@@ -32,26 +33,32 @@ function send(ctx: Koa.Context, status: number, payload: unknown, g?: Generation
 /** The answers of routes with an answerKey, per app (so per generation). */
 export const answerCacheOf = new WeakMap<Koa, AnswerCache>();
 
-/** An error as generation `g` numbers and writes it. */
-function errorBody(g: Generation, e: NodeError): { code: number; error: string } {
-  return { code: g.errorCodes[e.errorName] ?? e.code, error: g.errorText(e.message, ERRORS[e.errorName][1]) };
-}
-
 /**
  * CORS (clients.md §5): every answer may be read by any origin (no client sends credentials), and
- * a preflight `OPTIONS` on any path is answered 204 with what the browser asked to send.
+ * a preflight `OPTIONS` on any path is answered 204 with what the browser asked to send. `OPTIONS *`
+ * names no path: it is no preflight, and no route answers it.
  */
 async function cors(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   ctx.set('Access-Control-Allow-Origin', '*');
   // Pages isolated with COEP may load cross-origin answers only with this (browser-node, §4.7).
   ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
-  if (ctx.method !== 'OPTIONS') return next();
+  if (ctx.method !== 'OPTIONS' || ctx.req.url === '*') return next();
   ctx.status = 204;
   ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
   ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'Content-Type, Accept');
   ctx.set('Access-Control-Max-Age', '86400');
   // A public page calling a loopback node (Chrome's private network access preflight).
   if (ctx.get('Access-Control-Request-Private-Network') === 'true') ctx.set('Access-Control-Allow-Private-Network', 'true');
+}
+
+/** An HTTP/1.1 request must name its Host (RFC 9112 §3.2): refused with 400, in JSON, and the connection closed. */
+function hostRequired(gen: Generation): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.req.httpVersion !== '1.1' || ctx.req.headers.host !== undefined) return next();
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Connection', 'close');
+    send(ctx, 400, errorBody(gen, new NodeError('EINV_ARGS', 'an HTTP/1.1 request needs a Host header')), gen);
+  };
 }
 
 /** Beyond this much an oversized upload is cut off instead of drained. */
@@ -103,13 +110,14 @@ function peer(socket: Duplex): string {
 /** `guard` runs first on every request but a preflight (the public listener's request budget). */
 export function createApp(routes: Route<any>[], node: NodeServices, log: (line: string) => void, guard?: Koa.Middleware): Koa {
   const app = new Koa();
-  app.use(cors);
-  if (guard) app.use(guard);
-  const router = new Router();
   // Every listener of the node serves the generation of `--api`.
   const api = node.config.api ?? 'contract';
   const gen = GENERATIONS[api];
   generationOf.set(app, gen);
+  app.use(hostRequired(gen));
+  app.use(cors);
+  if (guard) app.use(guard);
+  const router = new Router();
   // Errors koa sees outside the handlers (a request stream failing): a client that went away is
   // debug, anything else an error; koa's default would print a stack for each.
   app.on('error', (e: Error & { code?: string }, ctx?: Koa.Context) => {
@@ -239,13 +247,6 @@ function refusal(code: string | undefined, maxHeaderSize: number): [number, Node
   }
 }
 
-/** A complete HTTP/1.1 answer with a JSON body, written on a raw socket; the connection closes. */
-function rawAnswer(status: number, body: unknown): string {
-  const text = writeJson(body);
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(text)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${text}`;
-}
-
 /**
  * Requests that never reach koa still get a JSON answer where the connection allows one (issue 12):
  * what the HTTP parser refuses (`clientError`), `CONNECT` (`connect`) and an `Expect` the node
@@ -260,12 +261,12 @@ function answerBelowKoa(server: Server, gen: Generation): void {
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent: boolean } })._httpMessage;
     if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
     const [status, e] = refusal(err.code, maxHeaderSize);
-    socket.end(rawAnswer(status, errorBody(gen, e)));
+    refuseOnSocket(server, socket, status, e);
   });
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     nodeLog.debug(`HTTP CONNECT from ${peer(socket)} refused`);
     socket.on('error', () => socket.destroy());
-    socket.end(rawAnswer(405, errorBody(gen, new NodeError('ENOTFOUND', `no route CONNECT ${quoted(req.url ?? '')}: the node is no proxy`))));
+    refuseOnSocket(server, socket, 405, new NodeError('ENOTFOUND', `no route CONNECT ${quoted(req.url ?? '')}: the node is no proxy`));
   });
   server.on('checkExpectation', (req: IncomingMessage, res) => {
     nodeLog.debug(`HTTP request from ${peer(req.socket)} with Expect ${quoted(req.headers.expect ?? '')} refused`);
@@ -276,8 +277,11 @@ function answerBelowKoa(server: Server, gen: Generation): void {
 
 export function listen(app: Koa, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
-    answerBelowKoa(server, generationOf.get(app) ?? CONTRACT);
+    // Node's own answer to an HTTP/1.1 request without Host is an empty 400: koa answers it (hostRequired).
+    const server = createServer({ requireHostHeader: false }, app.callback()).listen(port, host);
+    const gen = generationOf.get(app) ?? CONTRACT;
+    answerIn(server, gen);
+    answerBelowKoa(server, gen);
     // Idle keep-alive sockets are closed by clients first (undici: 4 s), never by us while a client may be
     // sending on one: a server-side close racing a request is the "other side closed" fetch failure.
     server.keepAliveTimeout = 65_000;

@@ -6,6 +6,9 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { parseAddress } from '../../core/address.js';
+import { NodeError, quoted } from '../../core/errors.js';
+import { refuseOnSocket } from '../error_answer.js';
+import { budgetSpent } from '../request_budget.js';
 import { TOPICS, type StreamHub, type Topic } from './hub.js';
 import { CLOSE_PROTOCOL, Subscriber } from './subscriber.js';
 
@@ -35,18 +38,30 @@ export function parseStreamRequest(text: string): Request | null {
   return address ? { action, topic, address } : null;
 }
 
-function refuse(socket: Duplex, status: string): void {
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}
-
-/** Serves the streams on `server`; returns the function that cuts every stream client (at shutdown). */
-export function attachStreams(server: Server, hub: StreamHub, log: (line: string) => void, admit: (req: IncomingMessage) => boolean = () => true): () => void {
+/**
+ * Serves the streams on `server`; returns the function that cuts every stream client (at shutdown).
+ * `admit` answers 0 for an upgrade the listener's budget allows, else the seconds until it would.
+ * Every refusal is a JSON error (error_answer.ts).
+ */
+export function attachStreams(server: Server, hub: StreamHub, log: (line: string) => void, admit: (req: IncomingMessage) => number = () => 0): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
     const path = (req.url ?? '').split('?')[0];
-    if (path !== STREAM_PATH && path !== CHAIN_DELTA_PATH) return refuse(socket, '404 Not Found');
-    if (!admit(req)) return refuse(socket, '429 Too Many Requests');
-    if (wss.clients.size >= MAX_STREAM_CLIENTS) return refuse(socket, '503 Service Unavailable');
+    const protocol = (req.headers.upgrade ?? '').toLowerCase();
+    if (protocol !== 'websocket') {
+      return refuseOnSocket(server, socket, 404, new NodeError('ENOTFOUND', `no upgrade to ${quoted(req.headers.upgrade ?? '')}: the node speaks HTTP/1.1, and WebSocket on ${STREAM_PATH} and ${CHAIN_DELTA_PATH}`));
+    }
+    if (path !== STREAM_PATH && path !== CHAIN_DELTA_PATH) {
+      return refuseOnSocket(server, socket, 404, new NodeError('ENOTFOUND', `no WebSocket at ${quoted(path)}: the streams are ${STREAM_PATH} and ${CHAIN_DELTA_PATH}`));
+    }
+    const wait = admit(req);
+    if (wait > 0) {
+      return refuseOnSocket(server, socket, 429, budgetSpent(wait), { 'Retry-After': String(wait) });
+    }
+    if (wss.clients.size >= MAX_STREAM_CLIENTS) {
+      return refuseOnSocket(server, socket, 503, new NodeError('ECONNRATELIMIT', `the node serves at most ${MAX_STREAM_CLIENTS} stream clients at once`));
+    }
     wss.handleUpgrade(req, socket, head, (ws) => (path === STREAM_PATH ? serveStream(ws, hub, log) : serveChainDelta(ws, hub, log)));
   });
   return () => {
