@@ -3,6 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { p2pBind, parseArgs, type Config } from './config.js';
+import { formatEndpoint, type Endpoint } from './cli/endpoint.js';
 import { formatUnits, COIN_DECIMALS } from './core/amount.js';
 import { initKernel } from './kernel/instance.js';
 import { MinFeePolicy } from './mempool/fee_policy.js';
@@ -32,14 +33,30 @@ const shutdownRequested = new Promise<string>((resolve) => {
   process.once('SIGTERM', () => resolve('SIGTERM'));
 });
 
-function endpointText(host: string, port: number): string {
-  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
-
 /** `IP:PORT` of a listening server (the port taken when 0 was asked). */
 function boundText(host: string, server: Server): string {
   const a = server.address();
-  return endpointText(host, typeof a === 'object' && a ? a.port : 0);
+  return formatEndpoint({ host, port: typeof a === 'object' && a ? a.port : 0 });
+}
+
+/** Closes `server` and every connection on it. */
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * What start-up has opened, undone in reverse order: at shutdown, or when a later step fails
+ * (a port taken), so each step says once how it is undone.
+ */
+class Teardown {
+  private readonly steps: (() => Promise<void> | void)[] = [];
+
+  push(step: () => Promise<void> | void): void { this.steps.push(step); }
+
+  async run(): Promise<void> {
+    for (let step = this.steps.pop(); step; step = this.steps.pop()) await step();
+  }
 }
 
 /**
@@ -89,6 +106,14 @@ async function main(): Promise<number> {
     return 1;
   }
   const { db, dbPath, chain } = store;
+  const teardown = new Teardown();
+  teardown.push(async () => { await chain.idle(); await db.close(); });
+  /** A listener could not start: undo what did, and exit 1. */
+  const cannotListen = async (e: Endpoint, err: unknown) => {
+    log.error(`Cannot listen on ${formatEndpoint(e)}: ${(err as Error).message}`);
+    await teardown.run();
+    return 1;
+  };
 
   const minFee = config.minFeeE8 === null ? new MinFeePolicy() : new MinFeePolicy(config.minFeeE8);
   log.info(`Minimal transaction fee: ${formatUnits(minFee.minE8, COIN_DECIMALS)} coin`);
@@ -112,53 +137,35 @@ async function main(): Promise<number> {
   app.use(webPage(new URL('./web/', import.meta.url), () =>
     pageConfig(config.network, config.api, p2p?.ws ? { port: p2p.ws.port, tls: !!config.ws?.tls } : null, ROUTES)));
   const streams = new StreamHub(node, log);
-  const servers: Server[] = [];
-  const streamClosers: (() => void)[] = [];
-  const closeServers = async () => {
-    for (const close of streamClosers) close();
-    for (const s of servers) {
-      s.closeAllConnections();
-      await new Promise<void>((resolve) => s.close(() => resolve()));
-    }
-  };
   try {
     const server = await listen(app, config.rpc.host, config.rpc.port);
-    servers.push(server);
-    streamClosers.push(attachStreams(server, streams, log.warn));
+    const closeStreams = attachStreams(server, streams, log.warn);
+    teardown.push(() => { closeStreams(); return closeServer(server); });
     log.info(`RPC endpoint is ${boundText(config.rpc.host, server)}.`);
   } catch (e) {
-    log.error(`Cannot listen on ${endpointText(config.rpc.host, config.rpc.port)}: ${(e as Error).message}`);
-    await db.close();
-    return 1;
+    return cannotListen(config.rpc, e);
   }
   if (config.publicRpc) {
     const { host, port } = config.publicRpc;
     try {
       const pub = await startPublicRpc(ROUTES, node, host, port, log.error, streams);
-      servers.push(pub.server);
-      streamClosers.push(pub.closeStreams);
+      teardown.push(() => { pub.closeStreams(); return closeServer(pub.server); });
       log.info(`Public RPC endpoint is ${boundText(host, pub.server)}.`);
     } catch (e) {
-      log.error(`Cannot listen on ${endpointText(host, port)}: ${(e as Error).message}`);
-      await closeServers();
-      await db.close();
-      return 1;
+      return cannotListen(config.publicRpc, e);
     }
   }
 
-  let stratum: StratumServer | null = null;
   if (config.stratum) {
-    const { host, port } = config.stratum;
+    const { host } = config.stratum;
     try {
-      stratum = await StratumServer.start({
+      const stratum = await StratumServer.start({
         chain, pending: () => node.mempool.pool.all(), mempoolVersion: () => node.mempool.version, now: node.now, log,
-      }, host, port);
-      log.info(`Stratum endpoint is ${endpointText(host, stratum.port)}.`);
+      }, host, config.stratum.port);
+      teardown.push(() => stratum.stop());
+      log.info(`Stratum endpoint is ${formatEndpoint({ host, port: stratum.port })}.`);
     } catch (e) {
-      log.error(`Cannot listen on ${endpointText(host, port)}: ${(e as Error).message}`);
-      await closeServers();
-      await db.close();
-      return 1;
+      return cannotListen(config.stratum, e);
     }
   }
 
@@ -166,31 +173,24 @@ async function main(): Promise<number> {
     log.info('Isolated: no peer-to-peer connections');
   } else {
     const bind = p2pBind(config);
-    const p2pText = `${bind.host}:${bind.port}`;
     try {
-      p2p = await P2PNode.start({
+      const started = await P2PNode.start({
         network: config.network, bind, connect: pinnedPeers(config.network, config.connect, !!config.seeds), chain, mempool: node.mempool, log,
         db, banLoopback: config.banLoopback, ws: config.ws,
       });
+      p2p = started;
+      teardown.push(() => started.stop());
     } catch (e) {
-      log.error(`Cannot listen on ${p2pText}: ${(e as Error).message}`);
-      await stratum?.stop();
-      await closeServers();
-      await db.close();
-      return 1;
+      return cannotListen(bind, e);
     }
     streams.attachPeers(p2p.manager);
-    log.info(`P2P endpoint is ${bind.host}:${p2p.endpoint!.port}.`);
+    log.info(`P2P endpoint is ${formatEndpoint({ host: bind.host, port: p2p.endpoint!.port })}.`);
     log.info(dialPlanLine(config.network, config.connect, !!config.seeds));
     if (p2p.ws) log.info(`WebSocket P2P endpoint is ${config.ws!.tls ? 'wss' : 'ws'}://${config.ws!.host}:${p2p.ws.port}.`);
   }
 
   log.info(`Received ${await shutdownRequested}, shutting down`);
-  await p2p?.stop();
-  await stratum?.stop();
-  await closeServers();
-  await chain.idle();
-  await db.close();
+  await teardown.run();
   log.info('Shutdown complete');
   return 0;
 }

@@ -54,7 +54,8 @@ test('a bad command line names the problem and exits 2', async () => {
     [['--rpc', '127.0.0.1:3200', '--address', ADDRESS], /--rpc must be an http:\/\/ URL/],
     [['--rpc', 'http://127.0.0.1:1', '--address', 'xyz'], /'xyz' is not a 48-hex address/],
     [['--rpc', 'http://127.0.0.1:1', '--address', ADDRESS, '--blocks', '0'], /--blocks must be a positive integer/],
-    [['--bogus'], /unexpected argument '--bogus'/],
+    [['--bogus'], /unknown option '--bogus'/],
+    [['--rpc', 'http://127.0.0.1:1', 'stray'], /unexpected argument 'stray'/],
   ];
   for (const [args, message] of cases) {
     const r = await miner(...args);

@@ -25,6 +25,8 @@ const LAYERS: Layer[] = [
   { name: 'core', paths: ['core/'], uses: ['kernel'] },
   { name: 'consensus', paths: ['consensus/'], uses: ['core', 'kernel'] },
   { name: 'dex', paths: ['dex/'], uses: ['core', 'kernel'] },
+  // Command lines: the option table parser and the endpoint grammar, shared by the three programs.
+  { name: 'cli', paths: ['cli/'], uses: [] },
   { name: 'log', paths: ['log.ts'], uses: [] },
   { name: 'version', paths: ['version.ts'], uses: [] },
   { name: 'store', paths: ['store/'], uses: ['core', 'kernel'] },
@@ -37,15 +39,15 @@ const LAYERS: Layer[] = [
   // p2p keeps its own records (peers, bans, offenses, transmission) in the store.
   { name: 'p2p', paths: ['p2p/'], uses: ['mempool', 'chain', 'state', 'store', 'consensus', 'core', 'kernel', 'log', 'version'] },
   { name: 'stratum', paths: ['stratum/'], uses: ['mempool', 'mining', 'chain', 'consensus', 'core', 'kernel', 'log'] },
-  { name: 'config', paths: ['config.ts'], uses: ['core', 'kernel', 'version'] },
+  { name: 'config', paths: ['config.ts'], uses: ['cli', 'core', 'kernel', 'version'] },
   // Reads the ledger and the chain through read views, never the store.
   { name: 'api', paths: ['api/'], uses: ['config', 'stratum', 'p2p', 'mempool', 'mining', 'chain', 'state', 'dex', 'consensus', 'core', 'kernel', 'log', 'version'] },
   // HTTP clients of a node: the codecs and the kernel, never the node's own layers.
-  { name: 'wallet', paths: ['wallet/'], uses: ['core', 'kernel', 'version'] },
-  { name: 'miner', paths: ['miner/'], uses: ['stratum', 'consensus', 'core', 'kernel', 'version'] },
+  { name: 'wallet', paths: ['wallet/'], uses: ['cli', 'core', 'kernel', 'version'] },
+  { name: 'miner', paths: ['miner/'], uses: ['stratum', 'cli', 'consensus', 'core', 'kernel', 'version'] },
   // The page at `/` and the browser node: the wire protocol and the consensus code, run in a browser.
   { name: 'web', paths: ['web/', 'browser/'], uses: ['api', 'p2p', 'consensus', 'core', 'kernel'] },
-  { name: 'main', paths: ['main.ts'], uses: ['api', 'stratum', 'p2p', 'mempool', 'chain', 'store', 'consensus', 'core', 'kernel', 'config', 'log', 'version'] },
+  { name: 'main', paths: ['main.ts'], uses: ['api', 'stratum', 'p2p', 'mempool', 'chain', 'store', 'consensus', 'core', 'kernel', 'config', 'cli', 'log', 'version'] },
 ];
 
 interface Allowed { from: string; to: string; why: string }

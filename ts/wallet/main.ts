@@ -17,9 +17,9 @@ import { addressArg, amountArg, coinArg, feeArg, hashArg, isAssetName, priceArg,
 import { NodeClient, NodeRefusal } from './node_client.js';
 import { PASSPHRASE_ENV, newPassphrase, unlockPassphrase } from './passphrase.js';
 import { checkFunds } from './funds_check.js';
-import { optionsHelp, parseOptions, type OptionSpec } from './options.js';
+import { UsageError, optionsHelp, parseOptions, type OptionSpec } from '../cli/options.js';
 import { minimumFee, submit } from './submit.js';
-import { UsageError, WalletError } from './wallet_error.js';
+import { WalletError } from './wallet_error.js';
 import { createWalletFile, readWalletFile } from './wallet_file.js';
 import { cancelableOrder } from './cancel.js';
 
