@@ -126,7 +126,7 @@ const EXAMPLE_KEY = new Uint8Array(32).fill(0x11);
 const ASSET_HASH = '8d3c7a0e5b1f2a4c6e8d0b2f4a6c8e0d2b4f6a8c0e2d4b6f8a0c2e4d6b8f0a2c';
 let EXAMPLE_ADDRESS = '';
 let RECIPIENT_ADDRESS = '';
-const EXAMPLE_STRINGS = ['2024-05-01 12:00:00 UTC'];
+const EXAMPLE_STRINGS = ['2024-05-01 12:00:00 UTC', '0.25'];
 
 function exampleString(s: JsonSchema): string {
   if (typeof s.pattern !== 'string') return 'text';

@@ -11,8 +11,6 @@ import { concatBytes, toHex } from '../../ts/core/hex.js';
 import { REGTEST } from '../../ts/consensus/params.js';
 import { sha256 } from '../../ts/kernel/hash.js';
 import { priceFromBytes, priceView } from '../../ts/kernel/price.js';
-import { buildBook } from '../../ts/dex/book.js';
-import { previewMatch, type MarketMatch } from '../../ts/dex/matching.js';
 import type { PoolState } from '../../ts/kernel/pool.js';
 import { decodeMatch, type MatchRecord } from '../../ts/state/history.js';
 import { balanceOf, dbReader, type Balance } from '../../ts/state/ledger.js';
@@ -22,6 +20,8 @@ import { COIN_TOKEN_ID, assetTokenId, liquidityTokenId } from '../../ts/state/to
 import { historyKey, u64Value } from '../../ts/store/keys.js';
 import { decodeHistoryEntry } from '../../ts/state/history.js';
 import type { TransactionPayload } from '../../ts/core/transaction.js';
+import { formatUnits } from '../../ts/core/amount.js';
+import { ratioDecimal } from '../../ts/core/ratio.js';
 import { removeDir, startNode, type TestNode } from '../helpers/node.js';
 import { requestJson, signRequest, type TestWallet } from '../helpers/wallet.js';
 import { FEE_CODE, FEE_E8, exchangeScenario, limitOf, type ExchangeScenario } from '../state/exchange_scenario.js';
@@ -39,7 +39,6 @@ const facts = {
   match: null as unknown as MatchRecord,
   matchHash: '',
   matchId: 0n,
-  preview: null as unknown as MarketMatch,
   timestamp8: 0,
 };
 const bal = (w: TestWallet, token: bigint) => facts.balances.get(`${toHex(w.address)}:${token}`)!;
@@ -62,8 +61,6 @@ beforeAll(async () => {
   const entry = decodeHistoryEntry((await sc.db.get(historyKey(facts.matchId)))!);
   expect(toHex(entry.hash)).toBe(facts.matchHash);
   facts.match = decodeMatch(entry.payload);
-  const open = [...facts.orders.values()].flat().filter((o) => o.assetId === sc.tok.id);
-  facts.preview = previewMatch(facts.pool, buildBook(open.map((o) => ({ id: o.id, isBuy: o.isBuy, limit: priceFromBytes(o.limit)!, remaining: o.amount - o.filled }))));
   facts.timestamp8 = sc.chain.timestampAt(8);
   await sc.close();
   node = await startNode(['--regtest'], sc.dir);
@@ -146,7 +143,7 @@ describe('GET /asset/complete and /asset/lookup/:asset', () => {
 });
 
 describe('GET /dex/market/:asset and /account/:account/open_orders', () => {
-  it('shows the open orders best first, the pool and the match preview', async () => {
+  it('shows the open orders best first, the pool and the next block\'s match: none, with no order pending', async () => {
     const m = await data(`/dex/market/${sc.tok.id}`);
     const buy = facts.orders.get(sc.ids.A)!.filter((o) => o.isBuy);
     const ask = facts.orders.get(sc.ids.B)!.filter((o) => !o.isBuy);
@@ -157,10 +154,7 @@ describe('GET /dex/market/:asset and /account/:account/open_orders', () => {
       coinToAssetSwaps: buy.map(orderEntry),
       assetToCoinSwaps: ask.map(orderEntry),
       liquidityPool: { asset: tok(facts.pool.base, 2), coin: coin(facts.pool.quote), shares: tok(facts.pool.shares, 8) },
-      match: {
-        filled: { base: tok(facts.preview.filled.base, 2), quote: coin(facts.preview.filled.quote) },
-        toPool: { amount: facts.preview.toPool.isQuote ? coin(facts.preview.toPool.amount) : tok(facts.preview.toPool.amount, 2), isQuote: facts.preview.toPool.isQuote },
-      },
+      match: { filled: { base: tok(0n, 2), quote: coin(0n) }, toPool: { amount: tok(0n, 2), isQuote: false } },
     }));
     expect(m.coinToAssetSwaps[0].filled.u64).toBeGreaterThan(0n);
     expect(Object.keys(m)).toEqual(['baseAsset', 'coinToAssetSwaps', 'assetToCoinSwaps', 'liquidityPool', 'match']);
@@ -300,22 +294,17 @@ describe('GET /account/richlist/:tokenspec', () => {
 });
 
 describe('GET /chart/trades/:asset and /chart/candles/:asset/:interval', () => {
-  /** exchange.md §11.1: buy swaps then sell swaps, as doubles. */
+  /** exchange.md §11.1: the swaps of both sides summed, as exact decimal texts (TOK has 2 decimals). */
   const totals = () => {
-    let base = 0, quote = 0;
-    for (const s of [...facts.match.buySwaps, ...facts.match.sellSwaps]) {
-      let b = Number(s.base);
-      for (let i = 0; i < 2; i++) b *= 0.1;
-      base += b;
-      quote += Number(s.quote) * 1e-8;
-    }
-    return { base, quote };
+    const swaps = [...facts.match.buySwaps, ...facts.match.sellSwaps];
+    const base = swaps.reduce((t, s) => t + BigInt(s.base), 0n), quote = swaps.reduce((t, s) => t + BigInt(s.quote), 0n);
+    return { base, quote, baseText: formatUnits(base, 2), quoteText: formatUnits(quote, 8) };
   };
 
-  it('has one trade per matched block: [height, timestamp, base, quote]', async () => {
-    const { base, quote } = totals();
-    expect(await data(`/chart/trades/${sc.tok.id}`)).toEqual([[8, facts.timestamp8, base, quote]]);
-    expect(await data(`/chart/trades/${toHex(sc.tok.hash)}?from=8&to=8`)).toEqual([[8, facts.timestamp8, base, quote]]);
+  it('has one trade per matched block: [height, timestamp, base, quote], exact', async () => {
+    const { baseText, quoteText } = totals();
+    expect(await data(`/chart/trades/${sc.tok.id}`)).toEqual([[8, facts.timestamp8, baseText, quoteText]]);
+    expect(await data(`/chart/trades/${toHex(sc.tok.hash)}?from=8&to=8`)).toEqual([[8, facts.timestamp8, baseText, quoteText]]);
     expect(await data(`/chart/trades/${sc.tok.id}?from=9`)).toEqual([]);
     expect(await data(`/chart/trades/${sc.tok.id}?to=7`)).toEqual([]);
     expect(await data(`/chart/trades/${sc.tok.id}?to=8&n=1`)).toHaveLength(1);
@@ -323,12 +312,14 @@ describe('GET /chart/trades/:asset and /chart/candles/:asset/:interval', () => {
     expect(await data(`/chart/trades/${sc.zed.id}`)).toEqual([]);
   });
 
-  it('builds candles of 5m, 1h and 1d from the trades', async () => {
-    const { base, quote } = totals();
-    const p = quote / base;
+  it('builds candles of 5m, 1h and 1d from the trades, prices divided out of the integers', async () => {
+    const { base, quote, baseText, quoteText } = totals();
+    // coin per whole unit: quote E8 · 10^2 / (base · 10^8), to 18 significant digits
+    const p = ratioDecimal(quote * 100n, base * 100_000_000n, 18)!.text;
+    expect(p).toMatch(/^0\.\d{18,}$/);
     for (const [name, s] of [['5m', 300], ['1h', 3600], ['1d', 86400]] as const) {
       const begin = Math.floor(facts.timestamp8 / s) * s;
-      expect(await data(`/chart/candles/${sc.tok.id}/${name}`)).toEqual([[begin, 8, p, p, p, p, base, quote]]);
+      expect(await data(`/chart/candles/${sc.tok.id}/${name}`)).toEqual([[begin, 8, p, p, p, p, baseText, quoteText]]);
       expect(await data(`/chart/candles/${sc.tok.id}/${name}?from=${begin}&to=${begin}`)).toHaveLength(1);
       expect(await data(`/chart/candles/${sc.tok.id}/${name}?from=${begin + 1}`)).toEqual([]);
     }

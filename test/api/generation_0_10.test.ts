@@ -149,3 +149,29 @@ describe('--api=0.10 answers as the recorded reference 0.10', () => {
     }
   });
 });
+
+describe('--api=0.10 charts', () => {
+  it('sends the reference\u2019s doubles: each swap converted and summed, buy swaps first (exchange.md §11)', async () => {
+    const asset = x.asset;
+    const trades = (await node.get(`/chart/trades/${asset}`)).body.data as number[][];
+    expect(trades).toHaveLength(1); // the chain's one match (a candle of its own)
+    const decimals = (await node.get(`/asset/lookup/${asset}`)).body.data.decimals as number;
+    const expected: number[][] = [];
+    for (const [, height] of trades) {
+      const block = (await node.get(`/chain/block/${height}`)).body.data;
+      const m = block.body.match.find((e: any) => e.transaction.data.baseAsset.hash === asset).transaction.data;
+      let base = 0, quote = 0;
+      for (const s of [...m.buySwaps, ...m.sellSwaps]) {
+        let b = Number(s.swapped.base.u64);
+        for (let i = 0; i < decimals; i++) b *= 0.1;
+        base += b;
+        quote += Number(s.swapped.quote.E8) * 1e-8;
+      }
+      expected.push([block.header.time.timestamp, height, base, quote]);
+    }
+    expect(trades).toEqual(expected);
+    // Prices: quote / base of the doubles.
+    const candles = (await node.get(`/chart/candles/${asset}/5m`)).body.data as number[][];
+    expect(candles.map((c) => c.slice(2))).toEqual(expected.map(([, , b, q]) => [q / b, q / b, q / b, q / b, b, q]));
+  });
+});

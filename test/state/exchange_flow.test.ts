@@ -22,6 +22,9 @@ import { accountOrders } from '../../ts/state/orders.js';
 import { poolOf } from '../../ts/state/pools.js';
 import { COIN_TOKEN_ID, assetTokenId, liquidityTokenId } from '../../ts/state/tokens.js';
 import { tradesOf } from '../../ts/state/trades.js';
+import { matchTxHash } from '../../ts/state/history.js';
+import { transactionByHash } from '../../ts/state/history_query.js';
+import { tradeKey } from '../../ts/store/keys.js';
 import { TestWallet, signRequest } from '../helpers/wallet.js';
 
 await initKernel();
@@ -92,7 +95,19 @@ describe('the exchange end to end (in process)', () => {
       const spend = open.filter((o) => (token === COIN_TOKEN_ID) === o.isBuy).reduce((x, o) => x + o.amount - o.filled, 0n);
       expect((await bal(w, token)).locked).toBe(spend);
     }
-    expect((await tradesOf(db, asset.id)).length).toBe(1);
+    // The block's trade: exact totals, the swaps of its match entry summed (both sides), beside the
+    // reference's doubles; a record of the older layout (timestamp and doubles) gets the same totals.
+    const hashAt = (h: number) => chain.hashAt(h);
+    const [trade] = await tradesOf(db, asset.id, hashAt);
+    const matched = await transactionByHash(db, matchTxHash(chain.hashAt(chain.length), asset.id));
+    const swaps = matched?.kind === 'match' ? [...matched.record.buySwaps, ...matched.record.sellSwaps] : [];
+    expect(swaps.length).toBeGreaterThan(1);
+    expect(trade).toMatchObject({ height: chain.length, base: swaps.reduce((t, x) => t + x.base, 0n), quote: swaps.reduce((t, x) => t + x.quote, 0n) });
+    expect(trade.reference.base).toBeCloseTo(Number(trade.base) / 100, 6);
+    const record = (await db.get(tradeKey(asset.id, chain.length)))!;
+    await db.put(tradeKey(asset.id, chain.length), record.subarray(0, 20));
+    expect(await tradesOf(db, asset.id, hashAt)).toEqual([trade]);
+    await db.put(tradeKey(asset.id, chain.length), record);
     // Both orders crossed each other and the pool: B sold, A bought.
     expect((await bal(B, AT)).total).toBeLessThan(200_000n);
     expect((await bal(B, COIN_TOKEN_ID)).total).toBeGreaterThan(300_000_000n - 2n * 1_000_448n);

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { parsePrice } from '../../ts/kernel/price.js';
-import { amountStr, comparePriceHex, priceStr, ratioDecimal, ratioPrice, significant, unitsFromDouble, utc } from '../../ts/web/format.js';
+import { amountStr, comparePriceHex, decimalStr, priceStr, ratioPrice, smallestUnits, utc } from '../../ts/web/format.js';
+import { ratioDecimal } from '../../ts/core/ratio.js';
 
 await initKernel();
 
@@ -23,25 +24,25 @@ describe('explorer number formatting', () => {
   });
 
   it('divides integers exactly, or rounds to 10 significant digits and says so', () => {
-    expect(ratioDecimal(1n, 4n)).toEqual({ text: '0.25', exact: true });
-    expect(ratioDecimal(2n, 3n)).toEqual({ text: '0.6666666667', exact: false });
-    expect(ratioDecimal(1n, 3000n)).toEqual({ text: '0.0003333333333', exact: false });
-    expect(ratioDecimal(123456789012n, 1n)).toEqual({ text: '123456789012', exact: true });
-    expect(ratioDecimal(0n, 7n)).toEqual({ text: '0', exact: true });
-    expect(ratioDecimal(1n, 0n)).toBeNull();
+    expect(ratioDecimal(1n, 4n, 10)).toEqual({ text: '0.25', exact: true });
+    expect(ratioDecimal(2n, 3n, 10)).toEqual({ text: '0.6666666667', exact: false });
+    expect(ratioDecimal(1n, 3000n, 10)).toEqual({ text: '0.0003333333333', exact: false });
+    expect(ratioDecimal(123456789012n, 1n, 10)).toEqual({ text: '123456789012', exact: true });
+    expect(ratioDecimal(0n, 7n, 10)).toEqual({ text: '0', exact: true });
+    expect(ratioDecimal(1n, 0n, 10)).toBeNull();
     // 200 coin against 400.00 of a 2-decimal asset: 0.5 coin per unit.
     expect(ratioPrice(20_000_000_000n, 40_000n, 2)).toBe('0.5');
     expect(ratioPrice(834_105_501n, 1_784n, 2)).toBe('≈ 0.4675479266');
   });
 
-  it('gives back the integer amount behind a double', () => {
-    expect(unitsFromDouble(14.600000000000001, 2)).toBe('14.60');
-    expect(unitsFromDouble(0.9999999900000001, 8)).toBe('0.99999999');
-    expect(unitsFromDouble(34, 2)).toBe('34.00');
-    expect(unitsFromDouble(21000, 0)).toBe('21000');
-    expect(significant(0.48536585299999996, 10)).toBe('0.485365853');
-    expect(significant(0.39999999999999997)).toBe('0.4');
-    expect(significant(1234.5)).toBe('1234.5');
+  it('reads the API\u2019s decimal texts', () => {
+    expect(smallestUnits('14.60', 2)).toBe(1460n);
+    expect(smallestUnits('0.99999999', 8)).toBe(99_999_999n);
+    expect(smallestUnits('21000', 0)).toBe(21000n);
+    expect(smallestUnits('0', 8)).toBe(0n);
+    expect(decimalStr('0.4')).toBe('0.4');
+    expect(decimalStr('0.485365853658536585')).toBe('≈ 0.4853658537');
+    expect(decimalStr('1234.5')).toBe('1234.5');
   });
 
   it('drops the reference formatter\u2019s trailing dot and prints times in UTC', () => {

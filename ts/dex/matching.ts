@@ -199,14 +199,16 @@ export function matchBook(pool: Reserves, book: Book): MatchResult {
   return settle(pool, book, findClearing(pool, book));
 }
 
-/** The `Market.match` preview fields (§8.8). */
+/** The `Market.match` fields (§8.8): the fills (Bf, Qf) and what goes into the pool. */
 export interface MarketMatch {
   readonly filled: BaseQuote;
   readonly toPool: Excess;
 }
 
 /**
- * §8.8 preview (not consensus): §8.2–§8.5 on the given pool and book. The caller builds the book
+ * The reference's §8.8 preview (not consensus; what `--api=0.10` sends, while the contract's
+ * `Market.match` is the next block's own, mining/next_block.ts): §8.2–§8.5 on the given pool and
+ * book, which no block matches as a whole (lazy_book.ts). The caller builds the book
  * from the on-chain open orders plus every mempool limitSwap of the asset (full amount), giving
  * mempool orders ids above all on-chain ids so that on-chain orders rank first at equal limits.
  * No pool interaction is reported as `{isQuote: false, amount: 0}`.

@@ -17,7 +17,6 @@ import { concatBytes, toHex } from '../core/hex.js';
 import { pinBegin } from '../core/pin.js';
 import { feeE8OfCode, rewardHash, type TransactionId } from '../core/transaction.js';
 import { verifyEntrySignature } from '../consensus/signature.js';
-import { sha256 } from '../kernel/hash.js';
 import { poolDeposit, poolWithdraw } from '../kernel/pool.js';
 import type { PoolState } from '../kernel/pool.js';
 import { loadBook, type LoadableOrder } from '../dex/lazy_book.js';
@@ -26,7 +25,7 @@ import { matchBook } from '../dex/matching.js';
 import type { Db } from '../store/database.js';
 import { u64Value } from '../store/keys.js';
 import { addAsset, assetById, type Asset } from './assets.js';
-import { addHistoryEntry, encodeMatch, type HistoryKind } from './history.js';
+import { addHistoryEntry, encodeMatch, matchTxHash, type HistoryKind } from './history.js';
 import {
   accountIdOf, addAccount, addressOf, balanceOf, dbReader, hasBalanceRow, nextHistoryId, nextStateId, setBalance,
   setNextHistoryId, setNextStateId, type KeyReader,
@@ -35,7 +34,7 @@ import { addOrder, bookOrderIds, orderById, orderByTxId, removeOrder, updateOrde
 import type { StateOverlay } from './overlay.js';
 import { hasPool, poolOf, setPool } from './pools.js';
 import { COIN_TOKEN_ID, assetTokenId, liquidityTokenId } from './tokens.js';
-import { addTrade } from './trades.js';
+import { addTrade, tradeTotals } from './trades.js';
 import { addTxId, hasTxId, pruneTxIds } from './txids.js';
 
 export interface BlockToApply {
@@ -326,10 +325,9 @@ class BlockApplier {
       sellSwaps: m.sellSwaps.map((s) => ({ historyId: s.id, base: s.base, quote: s.quote })),
     };
     const accounts = [...m.sellSwaps, ...m.buySwaps].map((s) => open.get(s.id)!.accountId);
-    const hash = sha256(concatBytes(this.b.hash, u64(asset.id)));
-    await this.history('match', hash, encodeMatch(record), accounts);
+    await this.history('match', matchTxHash(this.b.hash, asset.id), encodeMatch(record), accounts);
     const trade = tradeTotals(record, asset.decimals);
-    if (trade.base !== 0 && trade.quote !== 0) await addTrade(this.s, asset.id, { height: this.b.height, timestamp: this.b.timestamp, ...trade });
+    if (trade.base !== 0n && trade.quote !== 0n) await addTrade(this.s, asset.id, { height: this.b.height, timestamp: this.b.timestamp, ...trade });
     return after;
   }
 
@@ -401,18 +399,6 @@ const cmp = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 /** Buys spend coin, sells spend the asset (exchange.md §3.1). */
 function spendToken(o: OpenOrder): bigint {
   return o.isBuy ? COIN_TOKEN_ID : assetTokenId(o.assetId);
-}
-
-/** exchange.md §11.1: buy swaps then sell swaps, each converted to a double as the reference does. */
-function tradeTotals(m: { buySwaps: { base: bigint; quote: bigint }[]; sellSwaps: { base: bigint; quote: bigint }[] }, decimals: number): { base: number; quote: number } {
-  let base = 0, quote = 0;
-  for (const s of [...m.buySwaps, ...m.sellSwaps]) {
-    let b = Number(s.base);
-    for (let i = 0; i < decimals; i++) b *= 0.1;
-    base += b;
-    quote += Number(s.quote) * 1e-8;
-  }
-  return { base, quote };
 }
 
 export async function applyBlock(db: Db, s: StateOverlay, b: BlockToApply): Promise<AppliedBlock> {

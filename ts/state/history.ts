@@ -15,6 +15,8 @@
 //   assetCreation       assetId u64 ‖ entry bytes
 import { Reader, Writer } from '../core/bytes.js';
 import { HASH_SIZE } from '../core/header.js';
+import { concatBytes } from '../core/hex.js';
+import { sha256 } from '../kernel/hash.js';
 import { accountHistoryKey, historyKey, txHashKey, u64Value } from '../store/keys.js';
 import type { KeyWriter } from './ledger.js';
 
@@ -64,6 +66,11 @@ export interface MatchRecord {
   poolAfter: { base: bigint; quote: bigint };
   buySwaps: MatchSwap[];
   sellSwaps: MatchSwap[];
+}
+
+/** The transaction hash of a block's match of an asset (exchange.md §8.7): SHA-256(block hash ‖ asset id u64). */
+export function matchTxHash(blockHash: Uint8Array, assetId: bigint): Uint8Array {
+  return sha256(concatBytes(blockHash, u64Value(assetId)));
 }
 
 export function encodeMatch(m: MatchRecord): Uint8Array {

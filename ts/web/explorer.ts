@@ -7,7 +7,7 @@ import {
   ApiError, addressLink, amount, api, assetLabel, blockHashLink, blockLink, el, errorBox, facts, frag, href, lookup, mapLimit,
   marketLink, note, section, table, txLink, type Child,
 } from './dom.js';
-import { COIN, age, amountStr, comparePriceHex, priceStr, ratioPrice, significant, unitsFromDouble, utc } from './format.js';
+import { COIN, age, amountStr, comparePriceHex, decimalStr, priceStr, ratioPrice, smallestUnits, utc } from './format.js';
 import { TYPE_LABEL, details, entriesOf, senderOf, summary, swapRows, typeCell, type Entry } from './transactions.js';
 
 /**
@@ -329,7 +329,7 @@ function poolFacts(m: any, a: { name: string; decimals: number }): HTMLElement {
   return facts([
     ['Price', amount(ratioPrice(big(p.coin.E8), big(p.asset.u64), a.decimals), `${COIN} per ${a.name}`)],
     [a.name, amount(amountStr(p.asset), a.name)], [COIN, amount(amountStr(p.coin), COIN)], ['Shares', amount(amountStr(p.shares), 'shares')],
-    ['Next block (the node\u2019s preview)', big(x.filled.base.u64) === 0n && big(x.filled.quote.E8) === 0n && big(x.toPool.amount.u64 ?? x.toPool.amount.E8) === 0n
+    ['Next block, if this node mines it now', big(x.filled.base.u64) === 0n && big(x.filled.quote.E8) === 0n && big(x.toPool.amount.u64 ?? x.toPool.amount.E8) === 0n
       ? 'no order matches'
       : ['orders fill ', amount(amountStr(x.filled.base), a.name), ' against ', amount(amountStr(x.filled.quote), COIN), '; the pool takes ',
         amount(amountStr(x.toPool.amount), x.toPool.isQuote ? COIN : a.name)]],
@@ -349,17 +349,20 @@ function orderBook(m: any, a: { name: string; decimals: number; hash: string; id
     el('div', {}, el('h3', {}, 'Sell orders (lowest price first)'), side(m.assetToCoinSwaps, false)));
 }
 
+/** `[begin, height, open, high, low, close, base volume, quote volume]`: prices and volumes are decimal texts. */
+type CandleRow = [number, number, string, string, string, string, string, string];
+
 async function candleParts(a: AssetRecord, interval: string): Promise<Child[]> {
-  const rows: number[][] = await api(`/chart/candles/${a.hash}/${interval}`);
+  const rows: CandleRow[] = await api(`/chart/candles/${a.hash}/${interval}`);
   if (!rows.length) return [note(`No trades yet, so no ${interval} candles.`)];
   const table_ = table(['Begins (UTC)', 'First block', 'Open', 'High', 'Low', 'Close', `Volume (${a.name})`, `Volume (${COIN})`],
     [...rows].reverse().map(([begin, height, open, high, low, close, base, quote]) => [time(begin), blockLink(height),
-      significant(open, 10), significant(high, 10), significant(low, 10), significant(close, 10), unitsFromDouble(base, a.decimals), unitsFromDouble(quote, 8)]), { id: 'candles', 'data-interval': interval });
+      decimalStr(open), decimalStr(high), decimalStr(low), decimalStr(close), base, quote]), { id: 'candles', 'data-interval': interval });
   return [candleChart(rows), table_, note(`Prices in ${COIN} per ${a.name}, newest first.`)];
 }
 
 /** Candles as an SVG chart: a wick from low to high, a body from open to close (green up, red down). */
-function candleChart(rows: number[][]): Element {
+function candleChart(rows: CandleRow[]): Element {
   const NS = 'http://www.w3.org/2000/svg';
   const svg = (tag: string, attrs: Record<string, string | number>) => {
     const e = document.createElementNS(NS, tag);
@@ -368,10 +371,12 @@ function candleChart(rows: number[][]): Element {
   };
   // At least 40 slots, so that a few candles are not drawn as wide blocks; the newest on the right.
   const W = 10, H = 100, slots = Math.max(rows.length, 40), offset = slots - rows.length;
-  const lo = Math.min(...rows.map((r) => r[4])), hi = Math.max(...rows.map((r) => r[3]));
+  // Doubles are plenty to draw with.
+  const prices = rows.map(([, , ...r]) => r.slice(0, 4).map(Number));
+  const lo = Math.min(...prices.map((p) => p[2])), hi = Math.max(...prices.map((p) => p[1]));
   const y = (p: number) => (hi === lo ? H / 2 : 4 + (H - 8) * (1 - (p - lo) / (hi - lo)));
   const chart = svg('svg', { viewBox: `0 0 ${slots * W} ${H}`, preserveAspectRatio: 'none', class: 'chart', role: 'img', 'aria-label': 'price candles' });
-  rows.forEach(([, , open, high, low, close], i) => {
+  prices.forEach(([open, high, low, close], i) => {
     const x = (offset + i) * W + W / 2, up = close >= open;
     chart.append(svg('line', { x1: x, x2: x, y1: y(high), y2: y(low), class: up ? 'up' : 'down', 'vector-effect': 'non-scaling-stroke' }));
     const top = y(Math.max(open, close)), height = Math.max(y(Math.min(open, close)) - top, 1);
@@ -381,13 +386,10 @@ function candleChart(rows: number[][]): Element {
 }
 
 async function tradeParts(a: AssetRecord): Promise<Child[]> {
-  const rows: number[][] = await api(`/chart/trades/${a.hash}?n=20`);
+  const rows: [number, number, string, string][] = await api(`/chart/trades/${a.hash}?n=20`);
   if (!rows.length) return [note('No trades yet.')];
-  return [table(['Block', 'Time (UTC)', a.name, COIN, `Average price (${COIN})`], [...rows].reverse().map(([height, timestamp, base, quote]) => {
-    const b = unitsFromDouble(base, a.decimals), q = unitsFromDouble(quote, 8);
-    const units = BigInt(b.replace('.', '')), e8 = BigInt(q.replace('.', ''));
-    return [blockLink(height), time(timestamp), b, q, ratioPrice(e8, units, a.decimals)];
-  }), { id: 'trades' }), note('Per block: the asset and coin that changed hands in the block\u2019s matching.')];
+  return [table(['Block', 'Time (UTC)', a.name, COIN, `Average price (${COIN})`], [...rows].reverse().map(([height, timestamp, base, quote]) =>
+    [blockLink(height), time(timestamp), base, quote, ratioPrice(smallestUnits(quote, 8), smallestUnits(base, a.decimals), a.decimals)]), { id: 'trades' }), note('Per block: the asset and coin that changed hands in the block\u2019s matching.')];
 }
 
 async function holderParts(a: AssetRecord): Promise<Child[]> {

@@ -1,7 +1,7 @@
-// Numbers and times as the explorer prints them. Amounts come from the API's exact `str` fields;
+// Numbers and times as the explorer prints them. Amounts come from the API's exact decimal texts;
 // grid prices from their 3-byte code (exact decimals, kernel/price.ts); a ratio of two integer
-// amounts (a pool's price, a swap's price) by bigint division; the few values the API gives only
-// as doubles (candle prices and volumes, trade totals) are rounded to what they can be.
+// amounts (a pool's price, a swap's price) by bigint division (core/ratio.ts).
+import { ratioDecimal, unitPrice } from '../core/ratio.js';
 import { priceDecimal, priceFromHex } from '../kernel/price.js';
 
 /** The coin's ticker. */
@@ -27,59 +27,26 @@ export function comparePriceHex(a: string, b: string): number {
 }
 
 /**
- * num / den as a decimal of `sig` significant digits (rounded half up), trailing zeros dropped;
- * `exact` when that is the whole value. Null when den is 0.
- */
-export function ratioDecimal(num: bigint, den: bigint, sig = 10): { text: string; exact: boolean } | null {
-  if (den <= 0n || num < 0n) return null;
-  if (num === 0n) return { text: '0', exact: true };
-  const intDigits = (num / den).toString();
-  let places: number;
-  if (num >= den) places = Math.max(0, sig - intDigits.length);
-  else {
-    let zeros = 0; // zeros after the point before the first significant digit
-    while (num * 10n ** BigInt(zeros + 1) < den) zeros++;
-    places = zeros + sig;
-  }
-  const scale = 10n ** BigInt(places);
-  const exact = (num * scale) % den === 0n;
-  const scaled = (num * scale * 2n + den) / (2n * den);
-  return { text: decimalOf(scaled, places), exact };
-}
-
-/** `v / 10^places` as decimal text, trailing fractional zeros dropped. */
-function decimalOf(v: bigint, places: number): string {
-  const s = v.toString().padStart(places + 1, '0');
-  const whole = s.slice(0, s.length - places), frac = s.slice(s.length - places).replace(/0+$/, '');
-  return frac ? `${whole}.${frac}` : whole;
-}
-
-/**
  * The price in coins per whole asset unit of `quoteE8` coin E8 against `base` smallest asset
  * units: exact when it has at most `sig` significant digits, else rounded and marked with "≈".
  */
 export function ratioPrice(quoteE8: bigint, base: bigint, decimals: number, sig = 10): string {
-  const r = ratioDecimal(quoteE8 * 10n ** BigInt(decimals), base * 10n ** BigInt(COIN_DECIMALS), sig);
+  const r = unitPrice(quoteE8, base, decimals, sig);
   if (!r) return '–';
   return r.exact ? r.text : `≈ ${r.text}`;
 }
 
-/**
- * A double the API computed from integer amounts of `decimals` places (candle and trade volumes):
- * printed with those places. The true value is a whole number of smallest units and the double is
- * within half a unit of it, so the rounding gives it back exactly (14.600000000000001 → "14.60").
- */
-export function unitsFromDouble(v: number, decimals: number): string {
-  if (!Number.isFinite(v)) return '–';
-  return v.toFixed(decimals);
+/** An API decimal text (at most `decimals` fractional digits) in smallest units. */
+export function smallestUnits(text: string, decimals: number): bigint {
+  const [whole, frac = ''] = text.split('.');
+  return BigInt(whole + frac.padEnd(decimals, '0'));
 }
 
-/** A double with no integer behind it (a candle's price: a ratio of volumes), to `sig` significant digits without exponent noise. */
-export function significant(v: number, sig = 8): string {
-  if (!Number.isFinite(v)) return '–';
-  if (v === 0) return '0';
-  const digits = Math.max(0, sig - 1 - Math.floor(Math.log10(Math.abs(v))));
-  return v.toFixed(Math.min(digits, 100)).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+/** An API decimal text (a candle's price, to 18 digits) shortened to `sig` significant digits, marked with "≈" when that rounds it. */
+export function decimalStr(text: string, sig = 10): string {
+  const frac = text.split('.')[1] ?? '';
+  const r = ratioDecimal(smallestUnits(text, frac.length), 10n ** BigInt(frac.length), sig)!;
+  return r.exact ? r.text : `≈ ${r.text}`;
 }
 
 /** A Unix time as "YYYY-MM-DD HH:MM:SS UTC" (the API's Timepoint form). */

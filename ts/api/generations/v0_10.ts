@@ -5,11 +5,14 @@
 // (docs/reference-differences.md, "API") this generation keeps ours.
 import { fail } from '../../core/errors.js';
 import { hashrateWindowAt } from '../../chain/hashrate.js';
-import { accountParam, findAccount } from '../params.js';
-import { hexStr, int, num, record, type JsonSchema } from '../schema.js';
+import { CANDLE_INTERVALS, candlesOf, type CandleInterval } from '../../state/candles.js';
+import { tradesOf } from '../../state/trades.js';
+import { accountParam, assetParam, findAccount, resolveAsset } from '../params.js';
+import { arr, hexStr, int, num, record, tuple, type JsonSchema } from '../schema.js';
+import { referenceCandleRows, referenceTradeRows } from '../views/chart.js';
 import { encode16bit } from '../views/fee16.js';
 import { Timepoint, timepoint } from '../views/time.js';
-import { renameKey, renameSchemaKey, type Generation, type Reshape, type RouteRule } from './generation.js';
+import { renameKey, renameSchemaKey, type Generation, type Reshape, type ReshapeContext, type RouteRule } from './generation.js';
 
 type Obj = Record<string, any>;
 
@@ -53,6 +56,11 @@ const ACCOUNT_MUST_EXIST: RouteRule = {
   },
 };
 
+/** The trades of the chart route's asset on the view its answer was built from. */
+async function assetTrades({ params, view }: ReshapeContext) {
+  return tradesOf(view.db, (await resolveAsset(view, assetParam(params.asset))).id, (h) => view.hashAt(h));
+}
+
 export const V0_10: Generation = {
   name: '0.10',
   keys: { coinTransfer: 'wartTransfer', coinToAssetSwaps: 'wartToAssetSwaps', assetToCoinSwaps: 'assetToWartSwaps', coin: 'wart' },
@@ -79,14 +87,10 @@ export const V0_10: Generation = {
     },
     JanushashNumber: { value: (v) => v.janushashNumber, schema: () => num.schema },
     IpCount: { value: (v: [string, number][]) => Object.fromEntries(v), schema: () => record(int).schema },
-    // [timestamp, height, base, quote] (README §5.7).
-    Trades: {
-      value: (rows: unknown[][]) => rows.map(([h, t, ...rest]) => [t, h, ...rest]),
-      schema: (s) => {
-        const [h, t, ...rest] = (s.items as Obj).prefixItems as JsonSchema[];
-        return { ...s, items: { ...(s.items as Obj), prefixItems: [t, h, ...rest] } };
-      },
-    },
+    // Doubles (exchange.md §11), and trades as [timestamp, height, base, quote] (README §5.7); the
+    // values come from the route rules below, which have the view to read them from.
+    Candles: { value: (v) => v, schema: () => arr(tuple(int, int, num, num, num, num, num, num)).schema },
+    Trades: { value: (v) => v, schema: () => arr(tuple(int, int, num, num)).schema },
     BlockBinary: { value: (v) => ({ ...v, structure: v.structure.map((n: Obj) => retag(n, SECTION_TAGS)) }), schema: (s) => s },
     // The head's estimate over the last 100 blocks up to the tip (not 101).
     ChainHead: {
@@ -125,6 +129,25 @@ export const V0_10: Generation = {
     'GET /chain/hashrate/:window': {
       reshape: {
         value: (v, ctx) => hashrateWindowAt(ctx.view, ctx.view.length, Number(v.nBlocks)) ?? fail('EHASHRATEINTERVAL'),
+        schema: (s) => s,
+      },
+    },
+    'GET /chart/candles/:asset/:interval': {
+      reshape: {
+        value: async (rows: [number, ...unknown[]][], ctx) => {
+          const trades = await assetTrades(ctx);
+          const byBegin = new Map(referenceCandleRows(candlesOf(trades, CANDLE_INTERVALS[ctx.params.interval as CandleInterval])).map((r) => [r[0], r]));
+          return rows.map(([begin]) => byBegin.get(begin));
+        },
+        schema: (s) => s,
+      },
+    },
+    'GET /chart/trades/:asset': {
+      reshape: {
+        value: async (rows: [number, ...unknown[]][], ctx) => {
+          const byHeight = new Map(referenceTradeRows(await assetTrades(ctx)).map(([h, t, base, quote]) => [h, [t, h, base, quote]]));
+          return rows.map(([height]) => byHeight.get(height));
+        },
         schema: (s) => s,
       },
     },

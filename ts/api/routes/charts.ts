@@ -11,7 +11,8 @@ import { tradesOf } from '../../state/trades.js';
 import { chartQuery, selectEntries } from '../chart_query.js';
 import { route } from '../route.js';
 import { assetParam, resolveAsset, u32Param } from '../params.js';
-import { arr, int, named, num, obj, tuple, u64 } from '../schema.js';
+import { arr, int, named, num, obj, u64 } from '../schema.js';
+import { Candles, Trades, candleRows, tradeRows } from '../views/chart.js';
 
 /** The time chart estimates over one hour of blocks at every sample point (details §9.3). */
 const TIME_CHART_WINDOW = 3600 / BLOCK_TIME;
@@ -55,30 +56,30 @@ function timeSamples(chain: ChainReadState, from: number, to: number, interval: 
 export const chartRoutes = [
   route({
     method: 'GET', path: '/chart/candles/:asset/:interval',
-    doc: 'Price candles of an asset\'s trades: `[begin, height, open, high, low, close, base volume, quote volume]`. Query `from`, `to` (timestamps, inclusive) and `n` (default 100, at most 200): at most two of them.',
+    doc: 'Price candles of an asset\'s trades: `[begin, height, open, high, low, close, base volume, quote volume]`; prices (coin per whole asset unit, each trade\'s quote total over its base total, to 18 significant digits) and volumes (exact, in asset and coin units) are decimal texts. Query `from`, `to` (timestamps, inclusive) and `n` (default 100, at most 200): at most two of them.',
     params: { interval: 'candle length: `5m`, `1h` or `1d`' },
     // [begin timestamp, height of the first trade, open, high, low, close, base volume, quote volume]
-    response: named('Candles', arr(tuple(int, int, num, num, num, num, num, num))),
+    response: Candles,
     handler: async ({ params, query, view }) => {
       const p = assetParam(params.asset);
       if (!Object.hasOwn(CANDLE_INTERVALS, params.interval)) fail('EINVINTERVAL', `interval must be one of ${Object.keys(CANDLE_INTERVALS).join(', ')}`);
       const seconds = CANDLE_INTERVALS[params.interval as CandleInterval];
       const q = chartQuery(query, (from, to) => (to - from) / BigInt(seconds));
       const asset = await resolveAsset(view, p);
-      const candles = candlesOf(await tradesOf(view.db, asset.id), seconds);
-      return selectEntries(candles, (c) => c.begin, q).map((c) => [c.begin, c.height, c.open, c.high, c.low, c.close, c.base, c.quote]);
+      const candles = candlesOf(await tradesOf(view.db, asset.id, (h) => view.hashAt(h)), seconds);
+      return candleRows(selectEntries(candles, (c) => c.begin, q), asset.decimals);
     },
   }),
   route({
     method: 'GET', path: '/chart/trades/:asset',
-    doc: 'An asset\'s trades per block: `[height, timestamp, base total, quote total]`. Query `from`, `to` (heights, inclusive) and `n` (default 100, at most 200): at most two of them.',
+    doc: 'An asset\'s trades per block: `[height, timestamp, base total, quote total]`, the totals exact decimal texts in asset and coin units (the swaps of both sides summed). Query `from`, `to` (heights, inclusive) and `n` (default 100, at most 200): at most two of them.',
     // [height, timestamp, base total, quote total] per block (http-api.md; the reference swaps the first two).
-    response: named('Trades', arr(tuple(int, int, num, num))),
+    response: Trades,
     handler: async ({ params, query, view }) => {
       const p = assetParam(params.asset);
       const q = chartQuery(query, (from, to) => to - from);
       const asset = await resolveAsset(view, p);
-      return selectEntries(await tradesOf(view.db, asset.id), (t) => t.height, q).map((t) => [t.height, t.timestamp, t.base, t.quote]);
+      return tradeRows(selectEntries(await tradesOf(view.db, asset.id, (h) => view.hashAt(h)), (t) => t.height, q), asset.decimals);
     },
   }),
   route({

@@ -3,6 +3,7 @@
 // exchange"; http-api-details.md §6; exchange.md §2.5, §5.3, §8.8).
 import { buildBook } from '../../dex/book.js';
 import { previewMatch } from '../../dex/matching.js';
+import { nextBlock } from '../../mining/next_block.js';
 import { assetByHash, assetById, searchAssets, type Asset } from '../../state/assets.js';
 import { dbReader } from '../../state/ledger.js';
 import { toHex } from '../../core/hex.js';
@@ -50,14 +51,18 @@ export const exchangeRoutes = [
   }),
   route({
     method: 'GET', path: '/dex/market/:asset',
-    doc: 'The market of an asset against the coin: the pool, the order book (mempool orders included) and what the next block\'s matching would do.',
+    doc: 'The market of an asset against the coin: the pool, the order book (mempool orders included) and `match`, what the next block\'s matching of the asset would do if it were the block this node would mine now: its template (the best-paying pending transactions the ledger accepts) applied to the ledger by the code that applies every block, so with the block\'s own order loading and cancelations, and no match at all unless the block carries a new order of the asset. Another miner\'s block, or transactions arriving first, can match otherwise. With `--api=0.10`, the reference\'s preview instead: the whole book (mempool orders included) cleared against the pool.',
     response: Market,
-    handler: async ({ params, node, view }) => {
+    handler: async ({ params, node, view, api }) => {
       const asset = await resolveAsset(view, assetParam(params.asset));
-      const { orders, pool } = await assetMarket(view, node.mempool.pool.all(), asset);
-      // §8.8: the matcher's preview on the pool and the whole book, mempool orders included.
-      const match = previewMatch(pool, buildBook(orders));
-      return marketView(asset, sides(orders), pool, match);
+      const pending = node.mempool.pool.all();
+      const { orders, pool } = await assetMarket(view, pending, asset);
+      // `--api=0.10` sends what the reference computes (exchange.md §8.8): a clearing of the whole
+      // book, mempool orders included, which no block runs.
+      if (api === '0.10') return marketView(asset, sides(orders), pool, previewMatch(pool, buildBook(orders)));
+      // One trial block per chain state and mempool, whatever market is asked for.
+      const next = await view.memo(`next block ${node.mempool.version}`, () => nextBlock(view, view.db, pending, node.now()));
+      return marketView(asset, sides(orders), pool, await next.match(asset.id));
     },
   }),
   route({
