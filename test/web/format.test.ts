@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { parsePrice } from '../../ts/kernel/price.js';
 import { amountStr, comparePriceHex, decimalStr, priceStr, ratioPrice, smallestUnits, utc } from '../../ts/web/format.js';
-import { ratioDecimal } from '../../ts/core/ratio.js';
 
 await initKernel();
 
@@ -23,13 +22,7 @@ describe('explorer number formatting', () => {
     expect(['2.5', '0.1', '0.45', '1'].map(p).sort(comparePriceHex)).toEqual(['0.1', '0.45', '1', '2.5'].map(p));
   });
 
-  it('divides integers exactly, or rounds to 10 significant digits and says so', () => {
-    expect(ratioDecimal(1n, 4n, 10)).toEqual({ text: '0.25', exact: true });
-    expect(ratioDecimal(2n, 3n, 10)).toEqual({ text: '0.6666666667', exact: false });
-    expect(ratioDecimal(1n, 3000n, 10)).toEqual({ text: '0.0003333333333', exact: false });
-    expect(ratioDecimal(123456789012n, 1n, 10)).toEqual({ text: '123456789012', exact: true });
-    expect(ratioDecimal(0n, 7n, 10)).toEqual({ text: '0', exact: true });
-    expect(ratioDecimal(1n, 0n, 10)).toBeNull();
+  it('prints ratios of amounts exactly, or to 10 significant digits marked with \u2248', () => {
     // 200 coin against 400.00 of a 2-decimal asset: 0.5 coin per unit.
     expect(ratioPrice(20_000_000_000n, 40_000n, 2)).toBe('0.5');
     expect(ratioPrice(834_105_501n, 1_784n, 2)).toBe('≈ 0.4675479266');
