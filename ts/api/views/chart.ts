@@ -36,7 +36,7 @@ export function tradeRows(trades: readonly Trade[], decimals: number): Infer<typ
 }
 
 /** The reference's candle rows: its doubles (exchange.md §11.2). */
-export function referenceCandleRows(candles: readonly Candle[]): (number)[][] {
+export function referenceCandleRows(candles: readonly Candle[]): number[][] {
   return candles.map(({ begin, height, reference: r }) => [begin, height, r.open, r.high, r.low, r.close, r.base, r.quote]);
 }
 
