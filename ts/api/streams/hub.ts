@@ -1,78 +1,43 @@
-// The streams' publisher (clients.md §6): subscribers by topic, fed from chain changes, peer
-// events and log lines. Inside a chain change only the heights it appended and rolled back are
-// noted (issue 13: block application must not wait for subscribers); the events are built after
-// the change, from the chain's read view of that moment, at most every FLUSH_MS: changes that
-// settle meanwhile go out together (many blocks as one `chain.state` of the last ten, whose views
-// alone are built), so a flood of blocks costs the streams a bounded amount of work. Serialising and
-// sending happen from the outbox, in order. A subscription's first message (the topic's state)
-// goes through the same outbox, after every event it already contains and before every event it
-// does not.
-import type { Chain, ChainEvent, StoredBlock } from '../../chain/chain.js';
-import { readStoredBlock, type ChainReadState, type ReadView } from '../../chain/read_view.js';
+// The streams' hub (clients.md §6): subscribers by topic, the outbox and the scheduling of
+// publications. What each topic says comes from its own producer (chain_topic.ts, miner_window.ts,
+// account_topic.ts, connection_topic.ts, log_topic.ts); a producer of chain data reads one read
+// view per publication, which the hub opens and hands to it. Inside a chain change only the
+// heights it appended and rolled back are noted (issue 13: block application must not wait for
+// subscribers); a publication follows the change, at most every FLUSH_MS: changes that settle
+// meanwhile go out together (many blocks as one `chain.state` of the last ten, whose views alone
+// are built), so a flood of blocks costs the streams a bounded amount of work. Messages are written
+// within their publication's view (a generation's reshapes read it too) and sent from the outbox,
+// in order. A subscription's first message (the topic's state) goes through the same outbox,
+// after every event it already contains and before every event it does not.
+import type { Chain, ChainEvent } from '../../chain/chain.js';
+import type { ReadView } from '../../chain/read_view.js';
 import { formatAddress } from '../../core/address.js';
-import type { Peer } from '../../p2p/peer.js';
 import type { PeerManager } from '../../p2p/peer_manager.js';
-import type { Db } from '../../store/database.js';
-import { COIN_TOKEN_ID, accountIdOf, balanceOf, dbReader } from '../../state/ledger.js';
-import { blockTransactions, type MinedTransaction } from '../../state/history_query.js';
-import type { LogLine } from '../../log.js';
 import { writeJson } from '../json.js';
-import type { Infer } from '../schema.js';
-import { coinAmount } from '../views/amount.js';
-import { Block, blockView, partialBlockView } from '../views/block.js';
-import { chainHeadView } from '../views/chain_head.js';
 import type { Generation } from '../generations/generation.js';
 import type { NodeServices } from '../services.js';
-import { CHAIN_DELTA_EVENTS, STREAM_EVENTS, type ConnectionView, type LogLineView, type StreamEventBody, type StreamEventType } from './events.js';
+import { AccountTopic } from './account_topic.js';
+import { readAppended } from './appended.js';
+import { ChainTopic } from './chain_topic.js';
+import { ConnectionTopic } from './connection_topic.js';
+import { CHAIN_DELTA_EVENTS, STREAM_EVENTS, type MinerCountView, type StreamEventBody, type StreamEventType } from './events.js';
 import { STREAM_GENERATIONS, adaptMessage } from './generation.js';
+import { LogTopic, type LogSource } from './log_topic.js';
 import { MinerWindow } from './miner_window.js';
 import { CLOSE_INTERNAL, type Subscriber } from './subscriber.js';
 
-/** Blocks in `chain.state` and `chain.fork`; more new blocks than this are sent as a new state (clients.md §6.1). */
-export const CHAIN_STATE_BLOCKS = 10;
+export type { LogSource };
+
 /** The least time between two publications of chain changes. */
 export const FLUSH_MS = 100;
 
 export type Topic = 'chain' | 'connection' | 'log' | 'minerdist' | 'account';
 export const TOPICS: readonly Topic[] = ['chain', 'connection', 'log', 'minerdist', 'account'];
 
-type BlockView = Infer<typeof Block>;
-
-/** A block appended since the last publication, with what was read of it. */
-interface Appended { height: number; txs: MinedTransaction[] | null; view: BlockView | null }
-
 /** What settled chain changes did, merged, until they are published. */
-interface Changes {
-  appended: number[];
-  rollbackTo: number | null;
-  /** Accounts in rolled-back blocks (read before the rollback). */
-  touched: Set<string>;
-  minerDeltas: Map<string, number>;
-  minerCounts: StreamEventBody<'minerdist.state'>['counts'] | null;
-}
+interface Changes { appended: number[]; rollbackTo: number | null }
 
-const noChanges = (): Changes => ({ appended: [], rollbackTo: null, touched: new Set(), minerDeltas: new Map(), minerCounts: null });
-
-export interface LogSource {
-  recent(): readonly LogLine[];
-  subscribe(listener: (line: LogLine) => void): () => void;
-}
-
-/** Addresses (48 hex) a block's entries name: the reward's recipient, signers and recipients. */
-function addressesOf(txs: MinedTransaction[]): Set<string> {
-  const out = new Set<string>();
-  for (const t of txs) {
-    if ('originAddress' in t) out.add(formatAddress(t.originAddress));
-    if ('toAddress' in t) out.add(formatAddress(t.toAddress));
-  }
-  return out;
-}
-
-const logLineView = (l: LogLine): LogLineView => ({ timestampMilliseconds: l.ms, level: l.level, message: l.message, datetime: l.datetime });
-
-const connectionView = (p: Peer): ConnectionView => ({
-  id: p.id, since: Math.floor(p.conn.since / 1000), peerAddr: p.address, inbound: p.conn.inbound,
-});
+const noChanges = (): Changes => ({ appended: [], rollbackTo: null });
 
 export class StreamHub {
   private readonly topics = new Map<Exclude<Topic, 'account'>, Set<Subscriber>>(
@@ -81,19 +46,21 @@ export class StreamHub {
   /** Account subscribers by address (48 hex). */
   private readonly accounts = new Map<string, Set<Subscriber>>();
   private readonly deltaSubscribers = new Set<Subscriber>();
-  private peers: PeerManager | null = null;
 
-  // Kept from the first subscription of their topic on, in the chain's turn: the last blocks
-  // (oldest first) and the reward window. What subscribers were last told of them is
-  // `chainState` and `minerCounts`, which change in outbox order.
-  private latest: BlockView[] | null = null;
-  private latestLoading: Promise<void> | null = null;
+  private readonly chainTopic = new ChainTopic();
+  private readonly accountTopic: AccountTopic;
+  private readonly connectionTopic = new ConnectionTopic();
+  private readonly logTopic: LogTopic;
+  /** Loaded at the first `minerdist` subscription. */
   private miners: MinerWindow | null = null;
+
+  // Loads of a topic's state, at its first subscription.
+  private chainLoading: Promise<void> | null = null;
   private minersLoading: Promise<void> | null = null;
-  private chainState: StreamEventBody<'chain.state'> | null = null;
-  /** `chainState` as sent, written once for every subscriber that asks (a subscribe flood costs no rendering). */
+  // What subscribers were last told, changed in outbox order: a new subscriber starts from it.
+  /** `chain.state` as sent, written once for every subscriber that asks (a subscribe flood costs no rendering). */
   private chainStateText: Buffer | null = null;
-  private minerCounts: StreamEventBody<'minerdist.state'>['counts'] = [];
+  private minerCounts: MinerCountView[] = [];
 
   // The chain change in progress, then the settled ones not yet published.
   private change = noChanges();
@@ -113,26 +80,21 @@ export class StreamHub {
   /** The generation of `--api`: its shapes are applied to every message at the edge. */
   private readonly generation: Generation;
 
-  constructor(private readonly node: NodeServices, private readonly logs: LogSource) {
+  constructor(node: NodeServices, logs: LogSource) {
     const chain = (this.chain = node.chain);
     this.generation = STREAM_GENERATIONS[node.config.api ?? 'contract'];
+    this.accountTopic = new AccountTopic(() => node.mempool.pool);
+    this.logTopic = new LogTopic(logs);
     chain.onChange((e) => this.chainChanged(e));
-    chain.onBeforeRollback((b) => this.beforeRollback(b));
-    chain.onSettled(() => this.settled());
-    logs.subscribe((line) => {
-      if (this.topics.get('log')!.size) this.broadcast('log', 'log.line', logLineView(line));
-    });
+    chain.onBeforeRollback((b) => (this.accounts.size ? chain.read((view) => this.accountTopic.rollingBack(view, b)) : Promise.resolve()));
+    chain.onSettled(async () => this.settled());
+    // The log and the peers are read when they change, not from the chain: sent as they come.
+    this.logTopic.watch(() => this.topics.get('log')!.size > 0, (line) => this.broadcastNow('log', 'log.line', line));
   }
 
   /** Reports peers joining and leaving to `connection` subscribers. */
   attachPeers(manager: PeerManager): void {
-    this.peers = manager;
-    manager.onPeer((e) => {
-      if (!this.topics.get('connection')!.size) return;
-      const total = manager.registered().length;
-      if (e.kind === 'connected') this.broadcast('connection', 'connection.add', { connection: connectionView(e.peer), total });
-      else this.broadcast('connection', 'connection.remove', { id: e.peer.id, total });
-    });
+    this.connectionTopic.attach(manager, () => this.topics.get('connection')!.size > 0, (e) => this.broadcastNow('connection', e.type, e.event));
   }
 
   // ---- subscriptions ----
@@ -141,35 +103,33 @@ export class StreamHub {
   subscribe(sub: Subscriber, topic: Topic, address?: Uint8Array): void {
     switch (topic) {
       case 'chain':
-        this.ensureLatest().then(() => this.published()).then(() => this.post(() => {
+        this.ensureChain().then(() => this.published()).then(() => this.post(() => {
           if (!sub.open) return;
-          this.chainStateText ??= this.eventText('chain.state', this.chainState!);
-          sub.send(this.chainStateText);
+          sub.send(this.chainStateText!);
           this.topics.get('chain')!.add(sub);
         }), (e) => this.failed(sub, e));
         return;
       case 'minerdist':
         this.ensureMiners().then(() => this.post(() => {
           if (!sub.open) return;
-          sub.send(this.eventText('minerdist.state', { counts: this.minerCounts }));
+          sub.send(this.textNow('minerdist.state', { counts: this.minerCounts }));
           this.topics.get('minerdist')!.add(sub);
         }), (e) => this.failed(sub, e));
         return;
       case 'connection':
         return this.post(() => {
-          const connections = (this.peers?.registered() ?? []).map(connectionView);
-          sub.send(this.eventText('connection.state', { connections, total: connections.length }));
+          sub.send(this.textNow('connection.state', this.connectionTopic.state()));
           this.topics.get('connection')!.add(sub);
         });
       case 'log':
         return this.post(() => {
-          sub.send(this.eventText('log.state', this.logs.recent().map(logLineView)));
+          sub.send(this.textNow('log.state', this.logTopic.state()));
           this.topics.get('log')!.add(sub);
         });
       case 'account': {
         const key = formatAddress(address!);
         return this.post(() => {
-          sub.send(this.eventText('account.state', { address: key, history: [] }));
+          sub.send(this.textNow('account.state', { address: key, history: [] }));
           let set = this.accounts.get(key);
           if (!set) this.accounts.set(key, (set = new Set()));
           set.add(sub);
@@ -207,98 +167,57 @@ export class StreamHub {
     sub.close(CLOSE_INTERNAL, 'internal error');
   }
 
-  /** Loads the last blocks once, between chain changes. */
-  private ensureLatest(): Promise<void> {
-    if (this.latest) return Promise.resolve();
-    this.latestLoading ??= this.chain.locked(async () => {
-      const latest = await this.loadBlocks(Math.max(1, this.chain.length - CHAIN_STATE_BLOCKS + 1), this.chain.length);
-      this.latest = latest;
-      this.publishChainState({ head: chainHeadView(this.chain), latestBlocks: latest });
-    }).finally(() => { this.latestLoading = null; });
-    return this.latestLoading;
-  }
-
-  private publishChainState(state: StreamEventBody<'chain.state'>): void {
-    this.post(() => { this.chainState = state; this.chainStateText = null; });
+  /** Loads the chain topic's state once, from one view. */
+  private ensureChain(): Promise<void> {
+    if (this.chainTopic.loaded) return Promise.resolve();
+    this.chainLoading ??= this.chain.read(async (view) => {
+      const text = this.text(view, 'chain.state', await this.chainTopic.load(view));
+      this.post(() => { this.chainStateText = text; });
+    }).finally(() => { this.chainLoading = null; });
+    return this.chainLoading;
   }
 
   private ensureMiners(): Promise<void> {
     if (this.miners) return Promise.resolve();
-    this.minersLoading ??= this.chain.locked(async () => {
-      this.miners = await MinerWindow.load(this.chain);
+    this.minersLoading ??= this.chain.read(async (view) => {
+      this.miners = await MinerWindow.load(view);
       const counts = this.miners.state();
       this.post(() => { this.minerCounts = counts; });
     }).finally(() => { this.minersLoading = null; });
     return this.minersLoading;
   }
 
-  private async loadBlocks(from: number, to: number, state: ChainReadState = this.chain, db: Db = this.chain.db): Promise<BlockView[]> {
-    const out: BlockView[] = [];
-    for (let h = from; h <= to; h++) {
-      const txs = await this.transactionsAt(state, db, h);
-      if (txs) out.push(blockView(state, h, txs));
-    }
-    return out;
-  }
-
-  private async transactionsAt(state: ChainReadState, db: Db, height: number): Promise<MinedTransaction[] | null> {
-    const b = await readStoredBlock(state, db, height);
-    return b ? blockTransactions(db, height, b.firstHistoryId) : null;
-  }
-
   // ---- chain changes (inside the change's turn) ----
 
+  /** Some topic shows blocks or what is in them: appended heights are worth noting. */
   private get wantsBlocks(): boolean {
-    return this.latest !== null || this.latestLoading !== null || this.deltaSubscribers.size > 0;
+    return this.chainTopic.loaded || this.chainLoading !== null || this.deltaSubscribers.size > 0 || this.accounts.size > 0
+      || this.miners !== null || this.minersLoading !== null;
   }
 
-  private get wantsTxs(): boolean {
-    return this.wantsBlocks || this.accounts.size > 0 || this.miners !== null || this.minersLoading !== null;
-  }
-
-  private async chainChanged(e: ChainEvent): Promise<void> {
+  private chainChanged(e: ChainEvent): void {
     const c = this.change;
     if (e.kind === 'append') {
-      if (!this.wantsTxs) return;
-      const h = e.block.height;
-      c.appended.push(h);
-      // The reward window follows every block in chain order (its counts are a running state).
-      if (this.miners) {
-        const txs = await blockTransactions(this.chain.db, h, e.block.firstHistoryId);
-        const reward = txs.find((t) => t.kind === 'reward');
-        if (reward && 'toAddress' in reward) this.miners.appended(formatAddress(reward.toAddress));
-      }
+      if (this.wantsBlocks) c.appended.push(e.block.height);
     } else if (e.kind === 'rollback') {
-      const len = this.chain.length;
+      const len = e.block.height - 1;
       c.appended = c.appended.filter((h) => h <= len);
       c.rollbackTo = Math.min(c.rollbackTo ?? len, len);
-      await this.miners?.rolledBack();
     }
-  }
-
-  private async beforeRollback(b: StoredBlock): Promise<void> {
-    if (!this.accounts.size) return;
-    for (const a of addressesOf(await blockTransactions(this.chain.db, b.height, b.firstHistoryId))) this.change.touched.add(a);
   }
 
   /** The end of a change: what it did joins the unpublished changes (nothing is read here). */
-  private async settled(): Promise<void> {
+  private settled(): void {
     const c = this.change;
     this.change = noChanges();
-    if (this.miners) {
-      for (const d of this.miners.takeDeltas()) c.minerDeltas.set(d.address, d.count);
-      c.minerCounts = this.miners.state();
-    }
-    if (!c.appended.length && c.rollbackTo === null && !c.minerDeltas.size) return;
+    this.accountTopic.settle();
+    if (!c.appended.length && c.rollbackTo === null) return;
     const u = this.unpublished;
     if (c.rollbackTo !== null) {
       u.appended = u.appended.filter((h) => h <= c.rollbackTo!);
       u.rollbackTo = Math.min(u.rollbackTo ?? c.rollbackTo, c.rollbackTo);
     }
     u.appended.push(...c.appended);
-    for (const a of c.touched) u.touched.add(a);
-    for (const [a, d] of c.minerDeltas) u.minerDeltas.set(a, (u.minerDeltas.get(a) ?? 0) + d);
-    u.minerCounts = c.minerCounts ?? u.minerCounts;
     this.settledSeq++;
     this.scheduleFlush();
   }
@@ -323,7 +242,7 @@ export class StreamHub {
     }, Math.max(0, this.lastFlushMs + FLUSH_MS - Date.now()));
   }
 
-  /** Publishes the unpublished changes, read from the chain as it is now (a read view: no lock). */
+  /** Publishes the unpublished changes, each topic read from one read view of the chain as it is now (no lock). */
   private async flush(): Promise<void> {
     this.flushing = true;
     this.lastFlushMs = Date.now();
@@ -331,107 +250,73 @@ export class StreamHub {
     const seq = this.settledSeq;
     this.unpublished = noChanges();
     try {
-      await this.chain.read((view) => this.publishChanges(view, u));
+      await this.chain.read((view) => this.publish(view, u));
     } finally {
       this.flushing = false;
       this.publishedSeq = seq;
       const waiting = this.publishedWaiters.filter((w) => w.seq <= seq);
       this.publishedWaiters = this.publishedWaiters.filter((w) => w.seq > seq);
       for (const w of waiting) w.resolve();
-      if (this.unpublished.appended.length || this.unpublished.rollbackTo !== null || this.unpublished.minerDeltas.size) this.scheduleFlush();
+      if (this.unpublished.appended.length || this.unpublished.rollbackTo !== null) this.scheduleFlush();
     }
   }
 
-  private async publishChanges(view: ReadView, u: Changes): Promise<void> {
-    const len = view.length;
-    const heights = u.appended.filter((h) => h <= len);
-    // Views only of the blocks some event shows: every one for /ws/chain_delta, the last ten for `chain`.
-    const viewFrom = this.deltaSubscribers.size ? 0 : this.latest !== null ? heights.length - CHAIN_STATE_BLOCKS : heights.length;
-    const appended: Appended[] = [];
-    for (const [i, h] of heights.entries()) {
-      const wantView = i >= viewFrom;
-      const txs = wantView || this.accounts.size ? await this.transactionsAt(view, view.db, h) : null;
-      appended.push({ height: h, txs, view: wantView && txs ? blockView(view, h, txs) : null });
-    }
-    const touched = u.touched;
-    if (this.accounts.size) for (const a of appended) for (const x of addressesOf(a.txs ?? [])) touched.add(x);
-    const current = (v: BlockView): BlockView => ({ ...v, confirmations: len - v.height + 1 });
-    const views = appended.filter((a) => a.view).map((a) => a.view!);
-    const rollbackTo = u.rollbackTo;
+  /** One publication: every producer reads `view`; the messages are written on it and posted in order. */
+  private async publish(view: ReadView, u: Changes): Promise<void> {
+    const heights = u.appended.filter((h) => h <= view.length);
+    const appended = await readAppended(view, heights, this.chainTopic.viewFrom(heights.length, this.deltaSubscribers.size > 0), this.accounts.size > 0);
 
-    if (this.latest !== null && (heights.length || rollbackTo !== null)) {
-      // A first subscription loads the last blocks itself, possibly after some of these changes.
-      const covered = rollbackTo === null ? this.latest.reduce((m, v) => Math.max(m, v.height), 0) : 0;
-      const fresh = views.filter((v) => v.height > covered);
-      let latest = this.latest.filter((v) => v.height <= (rollbackTo ?? Infinity) && v.height < (heights[0] ?? Infinity)).concat(views).slice(-CHAIN_STATE_BLOCKS);
-      const want = Math.min(CHAIN_STATE_BLOCKS, len);
-      if (latest.length < want) {
-        const from = len - want + 1;
-        latest = (await this.loadBlocks(from, (latest[0]?.height ?? len + 1) - 1, view, view.db)).concat(latest);
-      }
-      latest = latest.map(current);
-      const head = chainHeadView(view);
-      this.latest = latest;
-      this.publishChainState({ head, latestBlocks: latest });
-      if (rollbackTo !== null) this.broadcast('chain', 'chain.fork', { head, latestBlocks: latest, rollbackLength: rollbackTo });
-      else if (heights.length > CHAIN_STATE_BLOCKS) this.broadcast('chain', 'chain.state', { head, latestBlocks: latest });
-      else if (fresh.length) this.broadcast('chain', 'chain.append', { head, newBlocks: fresh.map(current) });
+    const chain = await this.chainTopic.publish(view, appended, u.rollbackTo, this.deltaSubscribers.size > 0);
+    if (chain.state) {
+      const text = this.text(view, 'chain.state', chain.state);
+      this.post(() => { this.chainStateText = text; });
     }
-    if (this.deltaSubscribers.size) {
-      const messages: Buffer[] = [];
-      if (rollbackTo !== null) messages.push(this.deltaText('rollback', { length: rollbackTo }));
-      for (const v of views) messages.push(this.deltaText('blockAppend', current(v)));
+    if (chain.event) this.broadcast('chain', this.text(view, chain.event.type, chain.event.event));
+    if (chain.deltas.length) {
+      const messages = chain.deltas.map((m) => this.deltaText(view, m.type, m.data));
       this.post(() => { for (const m of messages) for (const s of this.deltaSubscribers) s.send(m); });
     }
-    if (u.minerCounts) {
-      const counts = u.minerCounts;
-      const deltas = [...u.minerDeltas].filter(([, d]) => d !== 0).map(([address, count]) => ({ address, count }));
-      this.post(() => { this.minerCounts = counts; });
-      if (deltas.length) this.broadcast('minerdist', 'minerdist.delta', { deltas });
-    }
-    for (const address of touched) {
-      if (!this.accounts.has(address)) continue;
-      const event = await this.accountDelta(view, address, appended);
-      this.post(() => {
-        const subs = this.accounts.get(address);
-        if (!subs?.size) return;
-        const text = this.eventText('account.delta', event);
-        for (const s of subs) s.send(text);
-      });
-    }
-  }
 
-  /** Balance now and the appended blocks, restricted to the account's entries. */
-  private async accountDelta(view: ReadView, address: string, appended: Appended[]): Promise<StreamEventBody<'account.delta'>> {
-    const state = dbReader(view.db);
-    const bytes = Uint8Array.from(Buffer.from(address.slice(0, 40), 'hex'));
-    const id = await accountIdOf(state, bytes);
-    const b = id === undefined ? { total: 0n, locked: 0n } : await balanceOf(state, id, COIN_TOKEN_ID);
-    const mempool = id === undefined ? 0n : this.node.mempool.pool.reserved(id, COIN_TOKEN_ID);
-    const history = appended
-      .map((a) => ({ height: a.height, txs: (a.txs ?? []).filter((t) => addressesOf([t]).has(address)) }))
-      .filter((a) => a.txs.length > 0)
-      .map((a) => partialBlockView(view, a.height, a.txs));
-    return { address, balance: { total: coinAmount(b.total), locked: coinAmount(b.locked), mempool: coinAmount(mempool) }, history };
+    if (this.miners) {
+      const deltas = await this.miners.follow(view);
+      const counts = this.miners.state();
+      this.post(() => { this.minerCounts = counts; });
+      if (deltas.length) this.broadcast('minerdist', this.text(view, 'minerdist.delta', { deltas }));
+    }
+
+    for (const address of this.accountTopic.touched(appended)) {
+      if (!this.accounts.has(address)) continue;
+      const text = this.text(view, 'account.delta', await this.accountTopic.delta(view, address, appended));
+      this.post(() => { for (const s of this.accounts.get(address) ?? []) s.send(text); });
+    }
   }
 
   // ---- delivery ----
 
-  private eventText<K extends StreamEventType>(type: K, event: StreamEventBody<K>): Buffer {
-    return Buffer.from(writeJson(adaptMessage(this.generation, STREAM_EVENTS[type].schema, { event, type }, { params: {}, view: this.chain.view })));
+  /** A `/stream` message, written on the view it was read from (a generation's reshapes read it too). */
+  private text<K extends StreamEventType>(view: ReadView, type: K, event: StreamEventBody<K>): Buffer {
+    return Buffer.from(writeJson(adaptMessage(this.generation, STREAM_EVENTS[type].schema, { event, type }, { params: {}, view })));
   }
 
-  private deltaText(type: keyof typeof CHAIN_DELTA_EVENTS, data: unknown): Buffer {
-    return Buffer.from(writeJson(adaptMessage(this.generation, CHAIN_DELTA_EVENTS[type].schema, { type, data }, { params: {}, view: this.chain.view })));
+  /** A message of a topic that is no chain data (states of log, connection, minerdist, account), written on the chain as it is. */
+  private textNow<K extends StreamEventType>(type: K, event: StreamEventBody<K>): Buffer {
+    return this.text(this.chain.view, type, event);
   }
 
-  /** Sends an event to a topic's subscribers, in outbox order. */
-  private broadcast<K extends StreamEventType>(topic: Exclude<Topic, 'account'>, type: K, event: StreamEventBody<K>): void {
+  private deltaText(view: ReadView, type: keyof typeof CHAIN_DELTA_EVENTS, data: unknown): Buffer {
+    return Buffer.from(writeJson(adaptMessage(this.generation, CHAIN_DELTA_EVENTS[type].schema, { type, data }, { params: {}, view })));
+  }
+
+  /** Sends a written message to a topic's subscribers, in outbox order. */
+  private broadcast(topic: Exclude<Topic, 'account'>, text: Buffer): void {
+    this.post(() => { for (const s of this.topics.get(topic)!) s.send(text); });
+  }
+
+  /** Writes and sends an event that is no chain data, in outbox order. */
+  private broadcastNow<K extends StreamEventType>(topic: Exclude<Topic, 'account'>, type: K, event: StreamEventBody<K>): void {
     this.post(() => {
       const subs = this.topics.get(topic)!;
-      if (!subs.size) return;
-      const text = this.eventText(type, event);
-      for (const s of subs) s.send(text);
+      if (subs.size) { const text = this.textNow(type, event); for (const s of subs) s.send(text); }
     });
   }
 

@@ -1,78 +1,73 @@
-// The `minerdist` topic's data (clients.md §6.1): who received the reward of each of the last
-// 1000 blocks, with counts per address, kept in step with appends and rollbacks. Changes are
-// collected as signed count deltas per address until `takeDeltas`.
-import type { Chain } from '../../chain/chain.js';
+// The `minerdist` topic's producer (clients.md §6.1): who received the reward of each of the last
+// 1000 blocks, with counts per address. It reads nothing but the read view it is given: at each
+// publication it keeps the blocks of its window the view still has (by hash: below the fork point
+// all of them), drops the others and reads the new ones, so appends, rollbacks and branch switches
+// between two publications come out as one net change, the signed count deltas per address.
+import type { ReadView } from '../../chain/read_view.js';
 import { parseBlockBody } from '../../consensus/block_check.js';
 import { formatAddress } from '../../core/address.js';
+import { equalBytes } from '../../core/hex.js';
 import { addressOf, dbReader } from '../../state/ledger.js';
 import type { MinerCountView } from './events.js';
 
 export const MINERDIST_WINDOW = 1000;
 
+interface Reward { hash: Uint8Array; address: string }
+
 export class MinerWindow {
-  /** Reward address of each block in [base, base + miners.length). */
-  private miners: string[] = [];
+  /** The block hash and reward address of each height of [base, base + rewards.length). */
+  private rewards: Reward[] = [];
   private base = 1;
   private readonly counts = new Map<string, number>();
-  private readonly deltas = new Map<string, number>();
 
-  private constructor(private readonly chain: Chain) {}
+  private constructor() {}
 
-  /** Loads the window of the current chain; call between chain changes. */
-  static async load(chain: Chain): Promise<MinerWindow> {
-    const w = new MinerWindow(chain);
-    w.base = Math.max(1, chain.length - MINERDIST_WINDOW + 1);
-    for (let h = w.base; h <= chain.length; h++) w.count((w.miners[h - w.base] = await w.minerOf(h)), 1, false);
+  /** The window of `view`'s chain. */
+  static async load(view: ReadView): Promise<MinerWindow> {
+    const w = new MinerWindow();
+    await w.follow(view);
     return w;
   }
 
-  /** Reward address of stored block `h`. */
-  private async minerOf(h: number): Promise<string> {
-    const b = await this.chain.block(h);
-    if (!b) throw new Error(`block ${h} missing`);
-    const body = parseBlockBody(this.chain.params, h, b.header.version, b.body);
-    const address = await addressOf(dbReader(this.chain.db), body.reward.toId);
-    if (!address) throw new Error(`block ${h} pays unknown account ${body.reward.toId}`);
-    return formatAddress(address);
-  }
-
-  private count(address: string, d: number, record = true): void {
-    const n = (this.counts.get(address) ?? 0) + d;
-    if (n === 0) this.counts.delete(address);
-    else this.counts.set(address, n);
-    if (record) this.deltas.set(address, (this.deltas.get(address) ?? 0) + d);
-  }
-
-  /** Block `height` (the new tip) was appended, paying `address`. */
-  appended(address: string): void {
-    this.miners.push(address);
-    this.count(address, 1);
-    if (this.miners.length > MINERDIST_WINDOW) {
-      this.count(this.miners.shift()!, -1);
-      this.base++;
+  /** Moves the window to `view`'s chain; returns the count changes (zero changes left out). */
+  async follow(view: ReadView): Promise<MinerCountView[]> {
+    const deltas = new Map<string, number>();
+    const count = (address: string, d: number) => {
+      const n = (this.counts.get(address) ?? 0) + d;
+      if (n === 0) this.counts.delete(address);
+      else this.counts.set(address, n);
+      deltas.set(address, (deltas.get(address) ?? 0) + d);
+    };
+    const top = this.base + this.rewards.length - 1;
+    // The highest height whose block the view still has; all below it it has as well.
+    let fork = Math.min(top, view.length);
+    while (fork >= this.base && !equalBytes(view.hashAt(fork), this.rewards[fork - this.base].hash)) fork--;
+    const from = Math.max(1, view.length - MINERDIST_WINDOW + 1);
+    const next: Reward[] = [];
+    for (let h = from; h <= view.length; h++) {
+      const kept = h >= this.base && h <= fork ? this.rewards[h - this.base] : null;
+      if (kept) { next.push(kept); continue; }
+      const r = { hash: view.hashAt(h), address: await minerOf(view, h) };
+      count(r.address, 1);
+      next.push(r);
     }
-  }
-
-  /** The tip was rolled back; the block below the window re-enters it. Call while that block is stored. */
-  async rolledBack(): Promise<void> {
-    const gone = this.miners.pop();
-    if (gone !== undefined) this.count(gone, -1);
-    if (this.base > 1 && this.chain.length >= this.base - 1) {
-      this.base--;
-      const address = await this.minerOf(this.base);
-      this.miners.unshift(address);
-      this.count(address, 1);
-    }
+    for (let h = this.base; h <= top; h++) if (h < from || h > fork) count(this.rewards[h - this.base].address, -1);
+    this.base = from;
+    this.rewards = next;
+    return [...deltas].filter(([, d]) => d !== 0).map(([address, count]) => ({ address, count }));
   }
 
   state(): MinerCountView[] {
     return [...this.counts].map(([address, count]) => ({ address, count }));
   }
+}
 
-  /** The count changes since the last call (zero changes left out). */
-  takeDeltas(): MinerCountView[] {
-    const out = [...this.deltas].filter(([, d]) => d !== 0).map(([address, count]) => ({ address, count }));
-    this.deltas.clear();
-    return out;
-  }
+/** Reward address of block `h` of `view`. */
+async function minerOf(view: ReadView, h: number): Promise<string> {
+  const b = await view.block(h);
+  if (!b) throw new Error(`block ${h} missing`);
+  const body = parseBlockBody(view.params, h, b.header.version, b.body);
+  const address = await addressOf(dbReader(view.db), body.reward.toId);
+  if (!address) throw new Error(`block ${h} pays unknown account ${body.reward.toId}`);
+  return formatAddress(address);
 }
