@@ -1291,28 +1291,27 @@ mod tests {
         assert!(jac_eq(&ecmult(&g, &one, &one), &ecmult(&g, &[0; 4], &[2, 0, 0, 0])));
     }
 
-    /// Signing keys of vectors/coin-transfers.json (its "note").
-    const TRANSFER_KEYS: [&str; 3] = [
-        "cb6b03db23870c557e3a07858afd691d479ab0d61673fdffbbfc807f7238c5ff",
-        "94f333e6271549ea647898fdc256a45ab333e9dfcdebfd6d59fd8152a5d1e3df",
-        "1be39088158a86c0754243248d55948ed5479ff04b53e185a4802e6eec794d7c",
-    ];
-    /// (txHash, signature65) of vectors/coin-transfers.json: transfers the reference accepted.
-    const TRANSFERS: [(&str, &str); 8] = [
-        ("dd156b4a9dd0a81e1b241ffa17acd7ab9bf41ffd52bd5419cb8dbd6944cd1303", "d706a1500acb4f40a1b482cbb959e5c4d05da8fef10ba2b4847e39db49a7459d7d8391b65b0216362fc0f3245fa1b26f02d6ec0d835ed2e5313a489e40f3197601"),
-        ("541d2c35debab849f5b9b4928d68b4fe3796a0902904b5904c8ff6c54b3aadd1", "94c11659af2e3b4db766c25bbcfa40484e9c3623df612641916b94f90117a8e97b2a7eb5adde3e71b1e88fe40a558cde3a565ca86528d73e9871276c6e78302b00"),
-        ("d9098f3ccd0cafdd07771efb794315367ace10c8054dba000c6307a7db296324", "69cbf7d2dcc94eabc20a00cab7106b9d5f3b7c86cd56b4cab1b1b7d4a78c6370620c36eb14c68bec0a1d7f9f977a0789f918df1fa932a0d0965f6a4cbf37815a00"),
-        ("39b50b824e5364cab261f4d3b71c2dd2264eabe1466d3bad667f2840823effa8", "7d85e076b0d426d46856c8a698f35aa587c653df33bc1690576f7588d79d087426ca472481b09c690a64ca57e363375f175758e2a2b014faf9586abe1dca12a800"),
-        ("77c67f0c59da4737023cc63ea7044bff52d1effd4b6ce2e506d9948dad6d00f3", "c05b2125ed051566143e88716e9b2a26754f20bf6df408683241ce28a792e3cc051cef1e4f0e8bcbc295a4aa746665c3d7f76d7fcbfe6b45b3959a7e8e9962be01"),
-        ("750bf8900fb6bce289bed6f21adb2e9de4988e887f6b53ab17a0e4cbcbb073e7", "440677bb54cd08c16b72b83a1d258767132f73415e929b6acf839ef3c24f707505597d00984d55fac91996b2d99cbbaba3b7957021a0a329822a540c4a11b42a01"),
-        ("6cba337873931e0fab75e798bab10d16a84a9fbc71121cabd2d17c928b96e422", "61998d38619c5fa04fc39dc9b0793a6940cd3ca6f015ffc1fac1cb20e23b6c7a101dcd8dacbbc0be2bb2879cd6ea5ae728518925657f5a3411d83f83c9bafb4e01"),
-        ("09fa8461f0e0d2b6b365eb43a3a45794db7a772548ad9e02c71a10557b44374a", "ad5077598c2adc4e424d4da71287de6f9e0439bf1ed895d55e1483e82acd179276f8f1606b14192b5170e9add3d076816ce0bd8ddcb344e8110c0ef5492aecea01"),
-    ];
+    /// test/vectors/coin-transfers.json: transfers the reference accepted, and their signing keys.
+    const TRANSFERS_JSON: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../test/vectors/coin-transfers.json"));
+
+    /// The values of every `"name": "…"` member, in order (the crate has no JSON parser).
+    fn string_values<'a>(json: &'a str, name: &str) -> Vec<&'a str> {
+        let key = format!("\"{name}\": \"");
+        json.match_indices(&key)
+            .map(|(i, _)| {
+                let rest = &json[i + key.len()..];
+                &rest[..rest.find('"').unwrap()]
+            })
+            .collect()
+    }
 
     #[test]
     fn coin_transfer_vectors() {
-        let keys: Vec<[u8; 33]> = TRANSFER_KEYS.iter().map(|k| public_key(&b32(k)).unwrap()).collect();
-        for (hash, sig) in TRANSFERS {
+        let keys: Vec<[u8; 33]> = ["A", "B", "C"].iter().map(|k| public_key(&b32(string_values(TRANSFERS_JSON, k)[0])).unwrap()).collect();
+        let transfers: Vec<(&str, &str)> =
+            string_values(TRANSFERS_JSON, "txHash").into_iter().zip(string_values(TRANSFERS_JSON, "signature65")).collect();
+        assert_eq!(transfers.len(), 8);
+        for (hash, sig) in transfers {
             let digest = b32(hash);
             let sig: [u8; 65] = hex(sig).try_into().unwrap();
             let key = recover(&digest, &sig).unwrap();
@@ -1357,8 +1356,8 @@ mod tests {
 
     #[test]
     fn range_and_encoding_rules() {
-        let digest = b32(TRANSFERS[0].0);
-        let good: [u8; 65] = hex(TRANSFERS[0].1).try_into().unwrap();
+        let digest = b32(string_values(TRANSFERS_JSON, "txHash")[0]);
+        let good: [u8; 65] = hex(string_values(TRANSFERS_JSON, "signature65")[0]).try_into().unwrap();
         let r = u256_from_be(good[..32].try_into().unwrap());
         let s = u256_from_be(good[32..64].try_into().unwrap());
         let rec = good[64];
