@@ -55,6 +55,8 @@ export interface P2POptions {
   ws?: WsListenOptions;
   /** How often the absence of peers is logged (default every minute; tests shorten it). */
   noPeerLogMs?: number;
+  /** The clock (Unix ms) of header-first sync, the chain description and the throttling slack; tests move it instead of waiting. */
+  nowMs?: () => number;
 }
 
 export class P2PNode implements PeerHost {
@@ -72,18 +74,21 @@ export class P2PNode implements PeerHost {
   private readonly noPeerTimer: NodeJS.Timeout;
   private stopped = false;
   private readonly peerDb: PeerDb | null;
-  private readonly startedMs = Date.now();
+  private readonly nowMs: () => number;
+  private readonly startedMs: number;
   /** Blocks the local chain lost in rollbacks since start (throttling slack, §3.8). */
   private rolledBack = 0;
 
   private constructor(private readonly opts: P2POptions) {
     const { chain, log } = opts;
-    this.description = new ChainDescription(chain);
+    this.nowMs = opts.nowMs ?? Date.now;
+    this.startedMs = this.nowMs();
+    this.description = new ChainDescription(chain, this.nowMs);
     this.peerDb = opts.db ? new PeerDb(opts.db, (e) => log.warn(`peers database: ${(e as Error)?.message ?? e}`)) : null;
     this.manager = new PeerManager({ network: opts.network, connect: opts.connect, log, db: this.peerDb, banLoopback: opts.banLoopback }, this);
     this.relay = new TxRelay(opts.mempool, log.info);
     this.snapshots = new SnapshotExchange(chain, log.info);
-    this.sync = new SyncClient(chain, () => this.manager.initialized(), log, undefined, () => this.relay.caughtUp());
+    this.sync = new SyncClient(chain, () => this.manager.initialized(), log, this.nowMs, () => this.relay.caughtUp());
     chain.onChange((e) => {
       if (e.kind === 'rollback') this.rolledBack++;
       this.description.onEvent(e);
@@ -198,7 +203,7 @@ export class P2PNode implements PeerHost {
   }
 
   throttleSlack(): number {
-    return this.rolledBack + Math.floor((Date.now() - this.startedMs) / 60_000);
+    return this.rolledBack + Math.floor((this.nowMs() - this.startedMs) / 60_000);
   }
 
   offered(peer: Peer, txids: TxidWithFee[]): void {

@@ -58,10 +58,14 @@ export class SyncClient {
     private readonly chain: Chain,
     private readonly peers: () => Peer[],
     private readonly log: SyncLog,
-    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+    /** The clock (Unix ms): every time the client reads, so that tests can move it instead of waiting. */
+    private readonly nowMs: () => number = Date.now,
     /** Called when a pass ends with no peer ahead of the local chain. */
     private readonly caughtUp: () => void = () => {},
   ) {}
+
+  /** The clock in Unix seconds (the chain's timestamp rules). */
+  private nowS(): number { return Math.floor(this.nowMs() / 1000); }
 
   /** True while some connected peer we would sync from announces more work than the local chain. */
   get behind(): boolean {
@@ -95,9 +99,9 @@ export class SyncClient {
         if (!peer) break;
         this.status.leader = peer;
         try {
-          if (!(await this.syncFrom(peer))) this.setAside.set(peer, Date.now() + RETRY_MS);
+          if (!(await this.syncFrom(peer))) this.setAside.set(peer, this.nowMs() + RETRY_MS);
         } catch (e) {
-          this.setAside.set(peer, Date.now() + RETRY_MS);
+          this.setAside.set(peer, this.nowMs() + RETRY_MS);
           this.failed(peer, e);
         } finally {
           Object.assign(this.status, { leader: null, batch: null, stagedHeaders: 0 });
@@ -127,10 +131,10 @@ export class SyncClient {
       peer.close(e);
     } else if (e instanceof RequestExpired) {
       this.log.warn(`Sync from ${peer.address}: request timed out`);
-      this.setAside.set(peer, Date.now() + SET_ASIDE_MS);
+      this.setAside.set(peer, this.nowMs() + SET_ASIDE_MS);
     } else if (!(e instanceof PeerGone || e instanceof ChainMoved || e instanceof Abort)) {
       this.log.warn(`Sync from ${peer.address} stopped: ${(e as Error)?.stack ?? e}`);
-      this.setAside.set(peer, Date.now() + SET_ASIDE_MS);
+      this.setAside.set(peer, this.nowMs() + SET_ASIDE_MS);
     }
   }
 
@@ -148,7 +152,7 @@ export class SyncClient {
   private pick(): Peer | null {
     let best: Peer | null = null;
     for (const p of this.peers()) {
-      if (!this.eligible(p) || p.busy || (this.setAside.get(p) ?? 0) > Date.now()) continue;
+      if (!this.eligible(p) || p.busy || (this.setAside.get(p) ?? 0) > this.nowMs()) continue;
       const w = p.chain!.worksum;
       if (w > this.chain.worksum && (!best || w > best.chain!.worksum)) best = p;
     }
@@ -189,7 +193,7 @@ export class SyncClient {
         const { start, count, headers, pow } = queue[0];
         const raws = await headers;
         if (raws.length !== count) {
-          if (peer.chain?.expectsAnswers(descriptor, Date.now())) throw new NodeError('EBATCHSIZE3', `${raws.length} of ${count} headers`);
+          if (peer.chain?.expectsAnswers(descriptor, this.nowMs())) throw new NodeError('EBATCHSIZE3', `${raws.length} of ${count} headers`);
           throw new Abort();
         }
         if (this.rollbacks !== rollbacks) throw new ChainMoved();
@@ -203,7 +207,7 @@ export class SyncClient {
         }
         if (i === count) continue;
         stage ??= new HeaderStage(this.chain, fork);
-        stage.addBatch(raws, this.now(), verdicts, i);
+        stage.addBatch(raws, this.nowS(), verdicts, i);
         this.status.stagedHeaders = stage.size;
       }
     } finally {
@@ -236,7 +240,7 @@ export class SyncClient {
       if (rep.descriptor !== pc.descriptor) throw new NodeError('EPROBEDESCRIPTOR');
       if ((rep.current !== null) !== (h <= pc.length)) throw new NodeError('EBADPROBE', `current header ${rep.current ? 'present' : 'absent'} at ${h}, length ${pc.length}`);
       if (!rep.requested) {
-        if (pc.expectsAnswers(descriptor, Date.now())) throw new NodeError('EEMPTY', 'probe without the requested header');
+        if (pc.expectsAnswers(descriptor, this.nowMs())) throw new NodeError('EEMPTY', 'probe without the requested header');
         throw new Abort();
       }
       if (h > ours.length || this.rollbacks !== rollbacks) throw new ChainMoved();
@@ -272,7 +276,7 @@ export class SyncClient {
           const rep = await peer.request<BlockrepMsg>({ kind: 'Blockreq', first: r.first, last: r.last, descriptor: desc });
           if (plan.finished) return;
           if (rep.bodies?.length === 0) {
-            if (lead && peer.chain?.expectsAnswers(desc, Date.now())) throw new NodeError('EEMPTY', `no blocks ${r.first}..${r.last}`);
+            if (lead && peer.chain?.expectsAnswers(desc, this.nowMs())) throw new NodeError('EEMPTY', `no blocks ${r.first}..${r.last}`);
             throw new Abort();
           }
           const headers = Array.from({ length: r.last - r.first + 1 }, (_, i) => stage.headerAt(r.first + i));
@@ -300,7 +304,7 @@ export class SyncClient {
     let fork = stage.fork;
     let pending: { header: Uint8Array; body: Uint8Array }[] = [];
     let applied = 0;
-    const startedMs = Date.now();
+    const startedMs = this.nowMs();
     const progress = new SyncProgress(stage.fork, startedMs);
     try {
       while (!plan.finished) {
@@ -312,7 +316,7 @@ export class SyncClient {
         if (!stage.anchored) throw new ChainMoved();
         if (stage.worksumAt(last) <= this.chain.worksum) continue;
         try {
-          const removed = await this.chain.switchBranch(fork, pending, { now: this.now() });
+          const removed = await this.chain.switchBranch(fork, pending, { now: this.nowS() });
           if (removed.length) this.log.info(`Switched to the branch of ${leader.address} at height ${fork + 1}: ${removed.length} block(s) rolled back`);
         } catch (e) {
           if (e instanceof NodeError && LOCAL_ERRORS.has(e.errorName)) throw new ChainMoved();
@@ -320,7 +324,7 @@ export class SyncClient {
         }
         if (live) for (let h = fork + 1; h <= last; h++) this.log.info(newBlockLine(h, toHex(this.chain.hashAt(h)), leader.address));
         else {
-          const line = progress.line(last, stage.length, Date.now(), leader.address);
+          const line = progress.line(last, stage.length, this.nowMs(), leader.address);
           if (line) this.log.info(line);
         }
         applied += pending.length;
@@ -335,7 +339,7 @@ export class SyncClient {
     const failure = await leading;
     if (failure && fork < stage.length) throw failure.e;
     if (applied > 0 && !live) {
-      const s = Math.max(0.001, (Date.now() - startedMs) / 1000);
+      const s = Math.max(0.001, (this.nowMs() - startedMs) / 1000);
       const others = [...served].filter((p) => p !== leader).length;
       const from = others ? `${leader.address} and ${others} other peer${others > 1 ? 's' : ''}` : leader.address;
       this.log.info(`Synced to height ${fork} from ${from} (${applied} blocks in ${s.toFixed(1)} s, ${(applied / s).toFixed(1)} blocks/s)`);
@@ -345,7 +349,7 @@ export class SyncClient {
 
   /** Idle peers that may serve bodies of the stage besides its leader (their chain is checked by `help`). */
   private helpers(leader: Peer, stage: HeaderStage, size: number): Peer[] {
-    return this.peers().filter((p) => p !== leader && this.eligible(p) && !p.busy && (this.setAside.get(p) ?? 0) <= Date.now()
+    return this.peers().filter((p) => p !== leader && this.eligible(p) && !p.busy && (this.setAside.get(p) ?? 0) <= this.nowMs()
       && p.chain!.length > stage.fork && p.caps.maxBlocksPerRequest >= size);
   }
 
@@ -363,7 +367,7 @@ export class SyncClient {
       await fetchFrom(peer, desc, height, false);
     })().catch((e) => {
       if (e instanceof NodeError) peer.close(e);
-      else if (e instanceof RequestExpired) this.setAside.set(peer, Date.now() + SET_ASIDE_MS);
+      else if (e instanceof RequestExpired) this.setAside.set(peer, this.nowMs() + SET_ASIDE_MS);
     });
   }
 }

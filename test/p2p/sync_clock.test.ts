@@ -1,0 +1,38 @@
+// The sync client reads time only through its injected clock (P2POptions.nowMs): a peer set aside
+// after a timed-out request comes back when the clock is moved on, without the test waiting 30 s.
+import { expect, test } from 'vitest';
+import type { Chain } from '../../ts/chain/chain.js';
+import { REGTEST } from '../../ts/consensus/params.js';
+import { RequestExpired, type Peer } from '../../ts/p2p/peer.js';
+import { SyncClient } from '../../ts/p2p/sync.js';
+
+test('a peer that timed out is set aside until the injected clock passes the set-aside time', async () => {
+  let nowMs = 1_700_000_000_000;
+  const requests: string[] = [];
+  const slow = {
+    address: '10.0.0.1:9186', initialized: true, stalled: false, busy: false, caps: { mayLeadSync: true },
+    chain: { descriptor: 1, length: 5, worksum: 1n << 40n, grid: [] },
+    request: (m: { kind: string }) => { requests.push(m.kind); return Promise.reject(new RequestExpired()); },
+    close: () => {},
+  } as unknown as Peer;
+  const chain = { params: REGTEST, length: 0, worksum: 0n } as unknown as Chain;
+  const warnings: string[] = [];
+  const sync = new SyncClient(chain, () => [slow], { info: () => {}, warn: (l) => warnings.push(l) }, () => nowMs);
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  try {
+    sync.kick();
+    await settle();
+    expect(requests).toHaveLength(1);
+    expect(warnings).toEqual(['Sync from 10.0.0.1:9186: request timed out']);
+    nowMs += 29_999;
+    sync.kick();
+    await settle();
+    expect(requests).toHaveLength(1);
+    nowMs += 1;
+    sync.kick();
+    await settle();
+    expect(requests).toHaveLength(2);
+  } finally {
+    sync.stop();
+  }
+});
