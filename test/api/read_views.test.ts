@@ -6,7 +6,7 @@
 // confirmations of the blocks it names, the balance its rewards add up to. No answer is waited for
 // at a given moment: which states the readers meet does not matter, only that each answer belongs
 // to one.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { formatAddress } from '../../ts/core/address.js';
 import { ERRORS, type ErrorName } from '../../ts/core/errors.js';
 import { blockReward } from '../../ts/consensus/reward.js';
@@ -24,7 +24,8 @@ const READERS = 3;
 
 /** What an answer says about the chain it was read from; every part must hold in one state. */
 interface Claims {
-  tip?: number;
+  /** Heights that are each the tip. */
+  tips?: number[];
   /** The chain has fewer blocks than this (a height it does not have). */
   below?: number;
   blocks?: [height: number, hash: string][];
@@ -57,7 +58,7 @@ function lengthOfRewards(total: bigint): number {
 }
 
 const perBlockClaims = (perBlock: any[]): Claims => ({
-  tip: Math.max(...perBlock.map((b) => b.height)),
+  tips: [Math.max(...perBlock.map((b) => b.height))],
   blocks: perBlock.map((b) => [b.height, b.header.hash]),
   confirmations: perBlock.map((b) => [b.height, b.confirmations]),
 });
@@ -68,7 +69,7 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
   return {
     'GET /chain/head': {
       path: '/chain/head',
-      claims: ({ chainHead: c }) => ({ tip: c.height, blocks: [[c.height, c.hash], [c.pinHeight, c.pinHash]], worksumHex: c.worksumHex }),
+      claims: ({ chainHead: c }) => ({ tips: [c.height], blocks: [[c.height, c.hash], [c.pinHeight, c.pinHash]], worksumHex: c.worksumHex }),
     },
     'GET /chain/grid': { path: '/chain/grid' },
     'GET /chain/block/:height/hash': { path: '/chain/block/5/hash', claims: (hash) => ({ blocks: [[5, hash]] }), errors: ['ENOTFOUND'], errorClaims: () => ({ below: 5 }) },
@@ -85,14 +86,14 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
     'GET /transaction/latest': { path: '/transaction/latest', claims: (v) => perBlockClaims(v.perBlock) },
     'GET /chain/mine/:account': {
       path: `/chain/mine/${A}`,
-      claims: (t) => ({ tip: t.height - 1, blocks: [[t.height - 1, t.header.slice(0, 64)]] }),
+      claims: (t) => ({ tips: [t.height - 1], blocks: [[t.height - 1, t.header.slice(0, 64)]] }),
     },
     'GET /chain/txcache': { path: '/chain/txcache' },
     'GET /chain/hashrate/:window': { path: '/chain/hashrate/3' },
     'GET /chain/signed_snapshot': { path: '/chain/signed_snapshot', errors: ['ENOTFOUND'] },
     'GET /chart/candles/:asset/:interval': { path: '/chart/candles/1/5m', errors: ['EASSETIDNOTFOUND'] },
     'GET /chart/trades/:asset': { path: '/chart/trades/1', errors: ['EASSETIDNOTFOUND'] },
-    'GET /chart/hashrate/block/:from/:to/:window': { path: '/chart/hashrate/block/1/100000/2', claims: (v) => ({ tip: v.range.end }) },
+    'GET /chart/hashrate/block/:from/:to/:window': { path: '/chart/hashrate/block/1/100000/2', claims: (v) => ({ tips: [v.range.end] }) },
     'GET /chart/hashrate/time/:from/:to/:interval': { path: '/chart/hashrate/time/0/4000000000/600' },
     'GET /debug/json_schemas': { path: '/debug/json_schemas' },
     'GET /debug/header_download': { path: '/debug/header_download', claims: (v) => ({ worksumHex: v.minWork }) },
@@ -101,9 +102,9 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
     'GET /dex/market/:asset': { path: '/dex/market/1', errors: ['EASSETIDNOTFOUND'] },
     'GET /account/:account/open_orders': { path: `/account/${A}/open_orders` },
     'GET /account/:account/open_orders/:asset': { path: `/account/${A}/open_orders/1`, errors: ['EASSETIDNOTFOUND'] },
-    'GET /account/:account/coin_balance': { path: `/account/${A}/coin_balance`, claims: (v) => ({ tip: lengthOfRewards(BigInt(v.coin.total.E8)) }) },
-    'GET /account/:account/balance/:tokenspec': { path: `/account/${A}/balance/0`, claims: (v) => ({ tip: lengthOfRewards(BigInt(v.balance.total.u64)) }) },
-    'GET /account/richlist/:tokenspec': { path: '/account/richlist/0', claims: (v) => ({ tip: lengthOfRewards(BigInt(v.richlist[0].balance.u64)) }) },
+    'GET /account/:account/coin_balance': { path: `/account/${A}/coin_balance`, claims: (v) => ({ tips: [lengthOfRewards(BigInt(v.coin.total.E8))] }) },
+    'GET /account/:account/balance/:tokenspec': { path: `/account/${A}/balance/0`, claims: (v) => ({ tips: [lengthOfRewards(BigInt(v.balance.total.u64))] }) },
+    'GET /account/richlist/:tokenspec': { path: '/account/richlist/0', claims: (v) => ({ tips: [lengthOfRewards(BigInt(v.richlist[0].balance.u64))] }) },
     'GET /account/:account/history/:beforeId': { path: `/account/${A}/history/18446744073709551615`, claims: (v) => perBlockClaims(v.perBlock) },
     'GET /loadtest/header_request/:conn_id': { path: '/loadtest/header_request/1', errors: ['ENOTFOUND'] },
     'GET /loadtest/block_request/:conn_id': { path: '/loadtest/block_request/1', errors: ['ENOTFOUND'] },
@@ -141,7 +142,7 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
 
 /** The states in which every part of `c` holds. */
 function fits(c: Claims, s: State): boolean {
-  if (c.tip !== undefined && s.length !== c.tip) return false;
+  for (const t of c.tips ?? []) if (s.length !== t) return false;
   if (c.below !== undefined && s.length >= c.below) return false;
   if (c.worksumHex !== undefined && s.worksumHex !== c.worksumHex) return false;
   for (const [h, hash] of c.blocks ?? []) if (h > s.length || s.hashes[h] !== hash) return false;
@@ -150,74 +151,110 @@ function fits(c: Claims, s: State): boolean {
   return true;
 }
 
-let node: TestNode;
+/** The tip of a `/chain/head` answer, in the node's generation. */
+type HeadOf = (data: any) => { height: number; hash: string; worksumHex: string };
 
-beforeAll(async () => {
-  node = await startNode(['--regtest', `--rpc=127.0.0.1:${await freeLoopbackPort()}`]);
-});
+/**
+ * Runs the readers over `table` while the writer changes the chain of `node`, then returns every
+ * answer that fits no state the chain passed through.
+ */
+async function exercise(node: TestNode, headOf: HeadOf, tableFor: (states: State[]) => Promise<Record<string, Probe>>): Promise<{ misfits: string[]; table: Record<string, Probe> }> {
+  const code = (name: ErrorName) => ERRORS[name][0];
+  const genesis = await node.data('/chain/block/0/hash');
+  const hashes: string[] = [typeof genesis === 'string' ? genesis : genesis.hash];
+  const states: State[] = [];
+  const record = async () => {
+    const c = headOf(await node.data('/chain/head'));
+    hashes.length = c.height + 1;
+    hashes[c.height] = c.hash;
+    states.push({ length: c.height, hashes: [...hashes], worksumHex: c.worksumHex });
+  };
+  const change = async (path: string) => {
+    expect((await node.get(path)).body.code).toBe(0);
+    await record();
+  };
+  for (let i = 0; i < BASE; i++) await change(`/debug/fakemine/${A}`);
+  const table = await tableFor(states);
+
+  let writing = true;
+  const writer = (async () => {
+    for (const step of STEPS) {
+      await change(step === 'a' ? `/debug/fakemine/${A}` : '/debug/rollback');
+      expect(states.at(-1)!.length).toBeGreaterThanOrEqual(BASE - 3);
+    }
+    writing = false;
+  })();
+  const answers: { key: string; reply: Reply }[] = [];
+  const entries = Object.entries(table);
+  const reader = async (offset: number) => {
+    // Every route at least once, then on until the writer is done.
+    for (let i = 0; i < entries.length || writing; i++) {
+      const [key, p] = entries[(i + offset) % entries.length];
+      answers.push({ key, reply: await node.get(p.path) }); // node.get checks the shape
+    }
+  };
+  await Promise.all([writer, ...Array.from({ length: READERS }, (_, k) => reader(k * 17))]);
+
+  const misfits: string[] = [];
+  for (const { key, reply } of answers) {
+    const p = table[key];
+    const body = reply.body;
+    let claims: Claims = {};
+    if (typeof body === 'object' && body !== null && body.code !== 0 && typeof body.code === 'number' && key !== 'GET /debug/json_schemas') {
+      const name = p.errors?.find((n) => code(n) === body.code);
+      if (!name) { misfits.push(`${p.path}: ${reply.text}`); continue; }
+      claims = p.errorClaims?.(name) ?? {};
+    } else if (p.claims) {
+      claims = p.claims(body.data);
+    }
+    if (!states.some((s) => fits(claims, s))) misfits.push(`${p.path}: ${JSON.stringify(claims)} fits no state the chain passed through`);
+  }
+  return { misfits, table };
+}
+
+const nodes: TestNode[] = [];
+const start = async (args: string[]) => {
+  const n = await startNode(['--regtest', `--rpc=127.0.0.1:${await freeLoopbackPort()}`, ...args]);
+  nodes.push(n);
+  return n;
+};
 
 afterAll(async () => {
-  await node?.stop();
-  if (node) await removeDir(node.dataDir);
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
 });
 
 describe('read routes during appends and rollbacks', () => {
   it('answer each from one chain state', async () => {
-    const code = (name: ErrorName) => ERRORS[name][0];
-    const states: State[] = [];
-    const hashes: string[] = [(await node.data('/chain/block/0/hash')) as string];
-    const record = async () => {
-      const { chainHead: c } = await node.data('/chain/head');
-      hashes.length = c.height + 1;
-      hashes[c.height] = c.hash;
-      states.push({ length: c.height, hashes: [...hashes], worksumHex: c.worksumHex });
-    };
-    for (let i = 0; i < BASE; i++) {
-      expect((await node.get(`/debug/fakemine/${A}`)).body).toEqual({ code: 0 });
-      await record();
-    }
-    const block5 = await node.data('/chain/block/5');
-    const table = probes({ hashAt5: hashes[5], rewardAt5: block5.body.reward.transaction.hash });
-
+    const node = await start([]);
+    const { misfits, table } = await exercise(node, (d) => d.chainHead, async (states) => {
+      const block5 = await node.data('/chain/block/5');
+      return probes({ hashAt5: states.at(-1)!.hashes[5], rewardAt5: block5.body.reward.transaction.hash });
+    });
     // The table covers exactly the read routes.
-    const reads = ROUTES.filter((r) => !r.changes).map(routeKey).sort();
-    expect(Object.keys(table).sort()).toEqual(reads);
+    expect(Object.keys(table).sort()).toEqual(ROUTES.filter((r) => !r.changes).map(routeKey).sort());
+    expect(misfits).toEqual([]);
+  });
 
-    let writing = true;
-    const writer = (async () => {
-      for (const step of STEPS) {
-        const r = await node.get(step === 'a' ? `/debug/fakemine/${A}` : '/debug/rollback');
-        expect(r.body).toEqual({ code: 0 });
-        await record();
-        expect(states.at(-1)!.length).toBeGreaterThanOrEqual(BASE - 3);
-      }
-      writing = false;
-    })();
-    const answers: { key: string; reply: Reply }[] = [];
-    const entries = Object.entries(table);
-    const reader = async (offset: number) => {
-      // Every route at least once, then on until the writer is done.
-      for (let i = 0; i < entries.length || writing; i++) {
-        const [key, p] = entries[(i + offset) % entries.length];
-        answers.push({ key, reply: await node.get(p.path) }); // node.get checks the shape
-      }
-    };
-    await Promise.all([writer, ...Array.from({ length: READERS }, (_, k) => reader(k * 17))]);
-
-    const misfits: string[] = [];
-    for (const { key, reply } of answers) {
-      const p = table[key];
-      const body = reply.body;
-      let claims: Claims = {};
-      if (typeof body === 'object' && body !== null && body.code !== 0 && typeof body.code === 'number' && key !== 'GET /debug/json_schemas') {
-        const name = p.errors?.find((n) => code(n) === body.code);
-        if (!name) { misfits.push(`${p.path}: ${reply.text}`); continue; }
-        claims = p.errorClaims?.(name) ?? {};
-      } else if (p.claims) {
-        claims = p.claims(body.data);
-      }
-      if (!states.some((s) => fits(claims, s))) misfits.push(`${p.path}: ${JSON.stringify(claims)} fits no state the chain passed through`);
-    }
+  it('in 0.8, whose reshapes read the view too: a history page\'s balance is of its entries\' chain', async () => {
+    const node = await start(['--api=0.8']);
+    const { misfits } = await exercise(node, (d) => d, async () => ({
+      history: {
+        path: `/account/${A}/history/18446744073709551615`,
+        claims: (v) => ({
+          tips: [Math.max(...v.perBlock.map((b: any) => b.height)), lengthOfRewards(BigInt(v.balanceE8))],
+          confirmations: v.perBlock.map((b: any) => [b.height, b.confirmations]),
+        }),
+      },
+      block: {
+        path: '/chain/block/4',
+        claims: (b) => ({ blocks: [[b.height, b.header.hash], [b.height - 1, b.header.prevHash]], confirmations: [[b.height, b.confirmations]] }),
+      },
+      balance: { path: `/account/${A}/balance`, claims: (v) => ({ tips: [lengthOfRewards(BigInt(v.balanceE8))] }) },
+      head: { path: '/chain/head', claims: (c) => ({ tips: [c.height], blocks: [[c.height, c.hash], [c.pinHeight, c.pinHash]], worksumHex: c.worksumHex }) },
+    }));
     expect(misfits).toEqual([]);
   });
 });
