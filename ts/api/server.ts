@@ -3,6 +3,9 @@
 // names, shapes, numbers and envelopes of the chosen API generation (generations/, clients.md §1–§3).
 // Handled requests answer HTTP 200 like the reference; an unknown route answers 404 with code 56
 // instead of the reference's dropped connection. Browsers get CORS answers (clients.md §5).
+// The server opens the read view each read route runs on (route.ts) and writes its answer, the
+// generation's reshapes included, on that view; a changing route's answer is written on the view
+// its change left.
 import Koa from 'koa';
 import Router from '@koa/router';
 import { createServer, maxHeaderSize as maxHeaderSizeDefault, type IncomingMessage, type Server } from 'node:http';
@@ -148,13 +151,14 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
       }
       return send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out }, writer);
     };
-    /** Runs the handler; the error a generation answers as `data: null` (nullOn) is sent so, and true returned. */
+    /** Runs the handler; the error a generation answers as `data: null` (nullOn) is sent so, and null returned. */
     const run = async <T>(ctx: Koa.Context, handler: () => T | Promise<T>): Promise<{ data: T } | null> => {
       try {
         return { data: await handler() };
       } catch (e) {
-        if (rule.nullOn && e instanceof NodeError && e.errorName === rule.nullOn) return void send(ctx, 200, { code: 0, data: null }, writer), null;
-        throw e;
+        if (!rule.nullOn || !(e instanceof NodeError) || e.errorName !== rule.nullOn) throw e;
+        send(ctx, 200, { code: 0, data: null }, writer);
+        return null;
       }
     };
     const serve = async (ctx: Koa.Context) => {
