@@ -157,11 +157,11 @@ async function main(): Promise<number> {
   }
 
   if (config.stratum) {
-    const { host } = config.stratum;
+    const { host, port } = config.stratum;
     try {
       const stratum = await StratumServer.start({
         chain, pending: () => node.mempool.pool.all(), mempoolVersion: () => node.mempool.version, now: node.now, log,
-      }, host, config.stratum.port);
+      }, host, port);
       teardown.push(() => stratum.stop());
       log.info(`Stratum endpoint is ${formatEndpoint({ host, port: stratum.port })}.`);
     } catch (e) {

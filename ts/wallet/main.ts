@@ -1,5 +1,6 @@
 // `wartnode-wallet [options] <command> [args]`: a wallet on the command line, an HTTP client of a
-// node (docs/architecture.md "Layers": it uses core and kernel only, test/architecture/imports.test.ts). Keys stay in the wallet file; signing happens here.
+// node (docs/architecture.md "Layers": it uses the codecs and the kernel, never the node's own
+// layers; test/architecture/imports.test.ts). Keys stay in the wallet file; signing happens here.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { formatAddress } from '../core/address.js';
