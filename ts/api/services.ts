@@ -17,12 +17,15 @@ export interface StoreInfo {
   chainDBSize(): Promise<bigint>;
 }
 
+/** What a read route may use of the mempool: the pending transactions, the minimum fee and its change count, not its changes. */
+export type MempoolReads = Pick<MempoolService, 'pool' | 'minFeeCode' | 'version'>;
+
 /** What every route may use: nothing of it reads the chain's state. */
 export interface ReadServices {
   config: Config;
   /** Unix seconds when the process started. */
   startedAt: number;
-  mempool: MempoolService;
+  mempool: MempoolReads;
   store: StoreInfo;
   /** Caught up with the network: no connected peer announces more work (true when isolated or alone). */
   synced(): boolean;
@@ -35,7 +38,8 @@ export interface ReadServices {
   log: { info(line: string): void; warn(line: string): void };
 }
 
-/** What the server and the routes that change the chain use: the live chain besides. */
+/** What the server and the routes that change the chain or the mempool use: the live chain, and the mempool whole. */
 export interface NodeServices extends ReadServices {
+  mempool: MempoolService;
   chain: Chain;
 }
