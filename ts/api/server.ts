@@ -16,7 +16,7 @@ import { log as nodeLog } from '../log.js';
 import { adaptValue, type Generation } from './generations/generation.js';
 import { CONTRACT, GENERATIONS, servedRoutes } from './generations/index.js';
 import { readJson, writeJson } from './json.js';
-import { isCorruption } from '../store/failure.js';
+import { isStoreDamage } from '../chain/store_damage.js';
 import { ReadGate } from './read_gate.js';
 import { AnswerCache } from './answer_cache.js';
 import type { ReadRequest, Route } from './route.js';
@@ -212,6 +212,10 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
         send(ctx, 404, errorBody(gen, new NodeError('ENOTFOUND', `no route ${ctx.method} ${quoted(ctx.path)}`)), gen);
       }
     } catch (e) {
+      if (isStoreDamage(e)) {
+        log(`database damaged (${(e as Error).message}): stop the node and restart it with --reindex`);
+        return send(ctx, 500, errorBody(gen, new NodeError('EDBDAMAGED', 'a database file is damaged: the node must be restarted with --reindex')));
+      }
       if (e instanceof NodeError) return send(ctx, 200, errorBody(gen, e), gen);
       if (e instanceof ClientGone) {
         if (!reported.has(ctx.req.socket)) nodeLog.debug(`HTTP ${ctx.method} ${quoted(ctx.path)} from ${peer(ctx.req.socket)}: ${e.message}`);
@@ -221,10 +225,6 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
       }
       // A path segment with a bad %-escape fails inside the router.
       if (e instanceof URIError) return send(ctx, 200, errorBody(gen, new NodeError('EINV_ARGS', 'malformed URL escape')));
-      if (isCorruption(e)) {
-        log(`database damaged (${(e as Error).message}): stop the node and restart it with --reindex`);
-        return send(ctx, 500, errorBody(gen, new NodeError('EDBDAMAGED', 'a database file is damaged: the node must be restarted with --reindex')));
-      }
       log(`internal error on ${ctx.method} ${ctx.url}: ${(e as Error)?.stack ?? e}`);
       send(ctx, 500, errorBody(gen, new NodeError('EBUG', 'internal error, see the node log')));
     }
