@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseUnits, COIN_DECIMALS } from './core/amount.js';
 import { NODE_VERSION } from './version.js';
-import { parseEndpoint, type Endpoint } from './cli/endpoint.js';
+import { parseEndpoint, type Endpoint } from './core/endpoint.js';
 import { UsageError, optionsHelp, parseOptions, type OptionSpec } from './cli/options.js';
 
 export type Network = 'mainnet' | 'testnet' | 'regtest';

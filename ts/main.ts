@@ -3,7 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { p2pBind, parseArgs, type Config } from './config.js';
-import { formatEndpoint, type Endpoint } from './cli/endpoint.js';
+import { formatEndpoint, type Endpoint } from './core/endpoint.js';
 import { formatUnits, COIN_DECIMALS } from './core/amount.js';
 import { initKernel } from './kernel/instance.js';
 import { MinFeePolicy } from './mempool/fee_policy.js';

@@ -25,7 +25,7 @@ const LAYERS: Layer[] = [
   { name: 'core', paths: ['core/'], uses: ['kernel'] },
   { name: 'consensus', paths: ['consensus/'], uses: ['core', 'kernel'] },
   { name: 'dex', paths: ['dex/'], uses: ['core', 'kernel'] },
-  // Command lines: the option table parser and the endpoint grammar, shared by the three programs.
+  // Command lines: the option-table parser and --help of the three programs.
   { name: 'cli', paths: ['cli/'], uses: [] },
   { name: 'log', paths: ['log.ts'], uses: [] },
   { name: 'version', paths: ['version.ts'], uses: [] },

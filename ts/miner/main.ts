@@ -6,7 +6,7 @@ import { parseAddress } from '../core/address.js';
 import { NodeUnreachable, mineBlocks } from './cpu_miner.js';
 import { mineStratum } from './stratum_client.js';
 import { COMMIT, NODE_VERSION } from '../version.js';
-import { parseEndpoint } from '../cli/endpoint.js';
+import { parseEndpoint } from '../core/endpoint.js';
 import { optionsHelp, parseOptions, type OptionSpec } from '../cli/options.js';
 
 const OPTIONS: OptionSpec[] = [

@@ -3,11 +3,13 @@
 // generation. Dialled only when the user asks (`--seeds`): a node of ours never sends traffic off
 // the machine on its own. `--connect` replaces the list, as in the reference.
 import type { NetworkName } from '../consensus/params.js';
+import { formatEndpoint, parseEndpoint } from '../core/endpoint.js';
 import type { PeerEndpoint } from './network.js';
 
 const endpoints = (text: string): PeerEndpoint[] => text.trim().split(/\s+/).map((t) => {
-  const i = t.lastIndexOf(':');
-  return { host: t.slice(0, i), port: Number(t.slice(i + 1)) };
+  const e = parseEndpoint(t);
+  if (!e) throw new Error(`seed list: '${t}' is not IP:PORT`);
+  return e;
 });
 
 /** 0.10 (defi, p2p.md §1.2). */
@@ -47,7 +49,7 @@ export function pinnedPeers(network: NetworkName, connect: PeerEndpoint[] | unde
 
 /** The start-up line saying whom the node dials, and why. */
 export function dialPlanLine(network: NetworkName, connect: PeerEndpoint[] | undefined, seeds: boolean, table: SeedTable = SEEDS): string {
-  const list = (es: readonly PeerEndpoint[]) => es.map((e) => `${e.host.includes(':') ? `[${e.host}]` : e.host}:${e.port}`).join(', ');
+  const list = (es: readonly PeerEndpoint[]) => es.map(formatEndpoint).join(', ');
   if (connect) return `Peers to dial (--connect${seeds ? ', which replaces --seeds' : ''}): ${list(connect)}`;
   if (!seeds) return 'Dialling no peers (neither --connect nor --seeds given); inbound peers are accepted';
   return table[network].length > 0

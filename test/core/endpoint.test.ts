@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { formatEndpoint, parseEndpoint } from '../../ts/cli/endpoint.js';
+import { formatEndpoint, parseEndpoint } from '../../ts/core/endpoint.js';
 
 test('HOST:PORT: IPv4, [IPv6] and localhost everywhere; other names only where a program dials them', () => {
   expect(parseEndpoint('127.0.0.1:3000')).toEqual({ host: '127.0.0.1', port: 3000 });

@@ -1,6 +1,7 @@
-// The one grammar of `HOST:PORT` on the command lines (the node's --rpc, --bind, --connect,
-// --publicrpc, --stratum; the miner's --stratum) and in its log lines: an IPv4 address, an IPv6
-// address in brackets, or a host name, then a port 0–65535 (0: any free port, where listening).
+// The one grammar of `HOST:PORT` the user reads and writes: the command lines (the node's --rpc,
+// --bind, --connect, --publicrpc, --stratum; the miner's --stratum), the built-in seed lists and
+// the log lines: an IPv4 address, an IPv6 address in brackets, or a host name, then a port 0–65535
+// (0: any free port, where listening).
 
 export interface Endpoint { host: string; port: number }
 
