@@ -81,5 +81,5 @@ describe('ReadGate', () => {
 it('the routes that change the chain or the mempool skip the gate', () => {
   const changing = (kind: string) => ROUTES.filter((r) => r.changes === kind).map((r) => `${r.method} ${r.path}`).sort();
   expect(changing('chain')).toEqual(['GET /debug/fakemine', 'GET /debug/fakemine/:address', 'GET /debug/rollback', 'POST /chain/append']);
-  expect(changing('mempool')).toEqual(['POST /transaction/add']);
+  expect(changing('mempool')).toEqual(['GET /settings/mempool/minfee/:feeE8', 'POST /transaction/add']);
 });
