@@ -18,7 +18,7 @@ import {
 import { blockDeletes, blockPuts, decodeBlockMeta, type StoredBlock } from '../store/block_records.js';
 import { StateOverlay, undoOps } from '../state/overlay.js';
 import { applyBlock } from '../state/apply_block.js';
-import { Prerecovery } from './prerecover.js';
+import { Prerecovery, type BranchBlock } from './prerecover.js';
 import {
   agreesWithSnapshot, comparePriority, decodeSnapshot, encodeSnapshot, priorityOf, snapshotCompatible, verifySnapshot,
   type VerifiedSnapshot,
@@ -228,11 +228,12 @@ export class Chain implements HeaderChainView {
     });
   }
 
-  private async appendBlock(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
+  /** `checkedBody`: checkBlockBody's answer for this very header and body, when the caller has it. */
+  private async appendBlock(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions, checkedBody?: Body): Promise<StoredBlock> {
     const checked = checkHeader(this.params, this, raw, { now: opts.now, skipPow: opts.skipPow });
     const h = checked.height;
     this.checkSnapshot(h, checked.hash);
-    const body: Body = checkBlockBody(this.params, h, checked.header, bodyBytes);
+    const body: Body = checkedBody ?? checkBlockBody(this.params, h, checked.header, bodyBytes);
     const overlay = new StateOverlay(this.db);
     const applied = await applyBlock(this.db, overlay, {
       height: h, hash: checked.hash, timestamp: checked.header.timestamp, body, hashAt: (k) => this.hashAt(k),
@@ -273,7 +274,7 @@ export class Chain implements HeaderChainView {
    * if any block fails, the original blocks are restored and the error is thrown. Returns the
    * blocks that left the chain (their transactions may return to the mempool).
    */
-  switchBranch(fork: number, branch: { header: Uint8Array; body: Uint8Array }[], opts: AppendOptions): Promise<StoredBlock[]> {
+  switchBranch(fork: number, branch: BranchBlock[], opts: AppendOptions): Promise<StoredBlock[]> {
     return this.change(async () => {
       if (!Number.isInteger(fork) || fork < 0 || fork > this.length) fail('EFORKHEIGHT', `fork height ${fork}, chain length ${this.length}`);
       let work = this.worksumAt(fork);
@@ -289,7 +290,7 @@ export class Chain implements HeaderChainView {
         const pre = new Prerecovery(this.params, this.db, branch, fork, (h) => this.hashAt(h));
         for (const [i, b] of branch.entries()) {
           await pre.before(i);
-          await this.appendBlock(b.header, b.body, opts);
+          await this.appendBlock(b.header, b.body, opts, b.checked);
         }
       } catch (e) {
         while (this.length > fork) await this.rollbackTip();

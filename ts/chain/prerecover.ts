@@ -9,7 +9,7 @@ import type { NetworkParams } from '../consensus/params.js';
 import { parseBlockBody } from '../consensus/block_check.js';
 import { rememberRecovered } from '../consensus/signature.js';
 import { blockHash, parseHeader } from '../core/header.js';
-import { signedEntries } from '../core/body.js';
+import { signedEntries, type Body } from '../core/body.js';
 import { entryPinHeight, entryTxHash, type EntryContext } from '../core/entry.js';
 import { RECOVERED_ITEM, RECOVER_ITEM, recoverPool, type RecoverPool } from '../kernel/recover_pool.js';
 import { addressOf, dbReader } from '../state/ledger.js';
@@ -23,7 +23,12 @@ export const MIN_PRERECOVER = 48;
 /** Fewer bytes than any signed entry takes (account id, pin and nonce, fee, signature: > 80). */
 const MIN_ENTRY_BYTES = 80;
 
-export interface BranchBlock { header: Uint8Array; body: Uint8Array }
+export interface BranchBlock {
+  header: Uint8Array;
+  body: Uint8Array;
+  /** checkBlockBody(params, its height, its header, body), when the caller already ran it (sync does). */
+  checked?: Body;
+}
 
 export class Prerecovery {
   private submitted = 0;
@@ -56,10 +61,10 @@ export class Prerecovery {
 
   private async submit(j: number): Promise<void> {
     const height = this.fork + 1 + j;
-    const { header, body: bytes } = this.branch[j];
+    const { header, body: bytes, checked } = this.branch[j];
     // A signed entry takes more than MIN_ENTRY_BYTES: a smaller body has too few to bother (no parse).
     if (bytes.length < MIN_PRERECOVER * MIN_ENTRY_BYTES) return;
-    const body = parseBlockBody(this.params, height, parseHeader(header).version, bytes);
+    const body = checked ?? parseBlockBody(this.params, height, parseHeader(header).version, bytes);
     const entries = signedEntries(body);
     if (entries.length < MIN_PRERECOVER) return;
     const items = new Uint8Array(entries.length * RECOVER_ITEM);

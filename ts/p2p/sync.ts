@@ -5,12 +5,13 @@
 // stays the chain's). A peer that sends invalid data is closed with the error, which records the
 // offense; a slow peer is set aside for a while.
 import type { Chain, ChainEvent } from '../chain/chain.js';
+import type { BranchBlock } from '../chain/prerecover.js';
 import { checkpointOf } from '../consensus/checkpoint.js';
 import { NodeError } from '../core/errors.js';
 import { blockHash } from '../core/header.js';
 import { equalBytes, toHex } from '../core/hex.js';
 import { BlockPlan } from './block_plan.js';
-import { blockrepBodies } from './blockrep_bodies.js';
+import { blockrepBodies, type CheckedBody } from './blockrep_bodies.js';
 import { applyProbe, gridForkRange, probeHeight, type ForkRange } from './fork_range.js';
 import { powPool, type PowVerdicts } from '../kernel/pow_pool.js';
 import { ChainMoved, HeaderStage, verifyPow } from './header_stage.js';
@@ -262,7 +263,7 @@ export class SyncClient {
   private async downloadBlocks(leader: Peer, descriptor: number, stage: HeaderStage): Promise<boolean> {
     const params = this.chain.params;
     const size = Math.min(BLOCK_BATCH, leader.caps.maxBlocksPerRequest);
-    const plan = new BlockPlan<Uint8Array[]>(stage.fork + 1, stage.length, size, BLOCK_WINDOW);
+    const plan = new BlockPlan<CheckedBody[]>(stage.fork + 1, stage.length, size, BLOCK_WINDOW);
     const live = stage.length - stage.fork <= LIVE_BLOCKS;
     const served = new Set<Peer>();
 
@@ -271,7 +272,7 @@ export class SyncClient {
       while (!plan.finished) {
         const r = plan.take(maxHeight);
         if (!r) { await plan.changes(); continue; }
-        let bodies: Uint8Array[];
+        let bodies: CheckedBody[];
         try {
           const rep = await peer.request<BlockrepMsg>({ kind: 'Blockreq', first: r.first, last: r.last, descriptor: desc });
           if (plan.finished) return;
@@ -280,7 +281,7 @@ export class SyncClient {
             throw new Abort();
           }
           const headers = Array.from({ length: r.last - r.first + 1 }, (_, i) => stage.headerAt(r.first + i));
-          bodies = blockrepBodies(params, rep, r.first, headers).map((b) => b.bytes);
+          bodies = blockrepBodies(params, rep, r.first, headers);
         } catch (e) {
           plan.giveBack(r);
           throw e;
@@ -302,7 +303,7 @@ export class SyncClient {
     };
 
     let fork = stage.fork;
-    let pending: { header: Uint8Array; body: Uint8Array }[] = [];
+    let pending: BranchBlock[] = [];
     let applied = 0;
     const startedMs = this.nowMs();
     const progress = new SyncProgress(stage.fork, startedMs);
@@ -311,7 +312,7 @@ export class SyncClient {
         recruit();
         const ready = plan.ready();
         if (ready.length === 0) { await plan.changes(); continue; }
-        for (const { range, value } of ready) value.forEach((body, i) => pending.push({ header: stage.rawAt(range.first + i), body }));
+        for (const { range, value } of ready) value.forEach((b, i) => pending.push({ header: stage.rawAt(range.first + i), body: b.bytes, checked: b.body }));
         const last = ready[ready.length - 1].range.last;
         if (!stage.anchored) throw new ChainMoved();
         if (stage.worksumAt(last) <= this.chain.worksum) continue;
@@ -368,6 +369,10 @@ export class SyncClient {
     })().catch((e) => {
       if (e instanceof NodeError) peer.close(e);
       else if (e instanceof RequestExpired) this.setAside.set(peer, this.nowMs() + SET_ASIDE_MS);
+    }).finally(() => {
+      // Idle again: if the leader's download ended meanwhile (its peer gone), this peer may lead the
+      // next pass now rather than after the retry timer (pick skips busy peers).
+      if (!this.running) this.kick();
     });
   }
 }
