@@ -21,6 +21,15 @@ describe('Writer', () => {
       expect(toHex(w.finish())).toBe('07'.repeat(before) + '5abeef01');
     }
   });
+  it('hands out bytes no later write changes, whether the capacity was exact or not', () => {
+    for (const capacity of [16, 32]) {
+      const w = new Writer(capacity).bytes(new Uint8Array(16).fill(1));
+      const first = w.finish();
+      w.u8(2);
+      expect(toHex(first)).toBe('01'.repeat(16));
+      expect(toHex(w.finish())).toBe('01'.repeat(16) + '02');
+    }
+  });
   it('writes the extremes of every width', () => {
     const w = new Writer().u8(255).u16(65535).u32(2 ** 32 - 1).u64((1n << 64n) - 1n);
     expect(toHex(w.finish())).toBe('ff'.repeat(15));

@@ -124,8 +124,11 @@ export class Writer {
     return this;
   }
 
-  /** The written bytes (a copy). */
+  /**
+   * The written bytes, never touched by later writes: the buffer itself when the capacity was exact
+   * (a full buffer is replaced on the next write), else a copy.
+   */
   finish(): Uint8Array {
-    return this.buf.slice(0, this.pos);
+    return this.pos === this.buf.length ? this.buf : this.buf.slice(0, this.pos);
   }
 }

@@ -121,14 +121,15 @@ class BlockApplier {
     if (await hasTxId(this.s, id)) fail('ENONCE', `transaction ${id.accountId}/${id.pinHeight}/${id.nonceId} was mined before`);
     const pinHash = this.b.hashAt(entryPinHeight(e, h));
     const hash = this.b.verifySignatures === false ? entryTxHash(e, h, pinHash, ctx) : verifyEntrySignature(e, h, pinHash, origin, ctx);
-    await this.useTxId(id);
+    await this.useTxId(id, true);
     this.debit(e.originId, COIN_TOKEN_ID, feeE8OfCode(e.feeCode));
     return { hash, id };
   }
 
-  private async useTxId(id: TransactionId): Promise<void> {
+  /** `unused`: the caller has just found the id unused (a signed entry's own id), no second read. */
+  private async useTxId(id: TransactionId, unused = false): Promise<void> {
     // An id below the next block's window would be pruned at once (§7.6).
-    if (id.pinHeight >= pinBegin(this.b.height + 1) && !(await hasTxId(this.s, id))) addTxId(this.s, id, this.b.height);
+    if (id.pinHeight >= pinBegin(this.b.height + 1) && (unused || !(await hasTxId(this.s, id)))) addTxId(this.s, id, this.b.height);
   }
 
   async apply(): Promise<AppliedBlock> {
