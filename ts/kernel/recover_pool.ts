@@ -16,23 +16,23 @@ const MIN_SLICE = 32;
 interface Pending { resolve(v: Uint8Array): void; reject(e: Error): void }
 
 /**
- * The worker's whole program, run from its source text (self-contained, as in pow_pool.ts): for each
- * item digest ‖ signature, the kernel's secp256k1_recover, answered as status ‖ key.
+ * The worker's whole program, run from its source text (self-contained, as in pow_pool.ts): the
+ * job's items digest ‖ signature through the kernel's secp256k1_recover_many in one call (it shares
+ * the inversions across the job), answered as status ‖ key each.
  */
 function workerProgram({ parentPort, workerData }: typeof import('node:worker_threads')): void {
   const x = new WebAssembly.Instance(workerData.module as WebAssembly.Module, {}).exports as unknown as {
-    memory: WebAssembly.Memory; wasm_alloc(n: number): number; secp256k1_recover(d: number, s: number, o: number): number;
+    memory: WebAssembly.Memory; wasm_alloc(n: number): number; wasm_free(p: number, n: number): void;
+    secp256k1_recover_many(items: number, n: number, out: number): void;
   };
-  const ptr = x.wasm_alloc(97 + 33);
   parentPort!.on('message', (job: { id: number; items: Uint8Array }) => {
     const n = job.items.length / 97;
-    const out = new Uint8Array(34 * n);
-    for (let i = 0; i < n; i++) {
-      new Uint8Array(x.memory.buffer, ptr, 97).set(job.items.subarray(97 * i, 97 * (i + 1)));
-      const status = x.secp256k1_recover(ptr, ptr + 32, ptr + 97);
-      out[34 * i] = status;
-      if (status === 0) out.set(new Uint8Array(x.memory.buffer, ptr + 97, 33), 34 * i + 1);
-    }
+    const size = 131 * n;
+    const ptr = x.wasm_alloc(size);
+    new Uint8Array(x.memory.buffer, ptr, 97 * n).set(job.items);
+    x.secp256k1_recover_many(ptr, n, ptr + 97 * n);
+    const out = new Uint8Array(x.memory.buffer, ptr + 97 * n, 34 * n).slice();
+    x.wasm_free(ptr, size);
     parentPort!.postMessage({ id: job.id, out }, [out.buffer]);
   });
 }
