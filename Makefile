@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_ARGS ?=
 
-.PHONY: run test deps build docs kernel check-kernel kernel-test bench browser-deps rust-deps clean
+.PHONY: run test deps build docs format check-format kernel check-kernel kernel-test bench browser-deps rust-deps clean
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -21,8 +21,20 @@ docs: deps
 run: build
 	node dist/node.mjs $(NODE_ARGS)
 
-# Type check, the kernel's host tests (host cargo), then vitest (the browser test needs Chromium).
-test: build browser-deps
+# Rewrites every source file in the project's format: Biome for TypeScript and the scripts
+# (biome.json), rustfmt for the kernel (kernel-rs/rustfmt.toml).
+format: deps
+	npx biome format --write .
+	cd kernel-rs && cargo fmt
+
+# Fails on any file `make format` would change.
+check-format: deps
+	npx biome format .
+	cd kernel-rs && cargo fmt --check
+
+# Formatting, the type check, the kernel's host tests (host cargo), then vitest (the browser test
+# needs Chromium).
+test: build browser-deps check-format
 	npx tsc -p tsconfig.json --noEmit
 	cd kernel-rs && cargo test --release -q
 	@mkdir -p dist

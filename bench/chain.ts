@@ -24,11 +24,22 @@ const TRANSFERS_PER_BLOCK = 353;
 class Headers implements HeaderChainView {
   readonly raws: Uint8Array[] = [];
   readonly hashes: Uint8Array[] = [REGTEST.genesisHash];
-  get length() { return this.raws.length; }
-  get tipHash() { return this.hashes[this.raws.length]; }
-  timestampAt(h: number) { return parseHeader(this.raws[h - 1]).timestamp; }
-  targetAt(h: number) { return parseHeader(this.raws[h - 1]).target; }
-  push(raw: Uint8Array) { this.raws.push(raw); this.hashes.push(blockHash(raw)); }
+  get length() {
+    return this.raws.length;
+  }
+  get tipHash() {
+    return this.hashes[this.raws.length];
+  }
+  timestampAt(h: number) {
+    return parseHeader(this.raws[h - 1]).timestamp;
+  }
+  targetAt(h: number) {
+    return parseHeader(this.raws[h - 1]).target;
+  }
+  push(raw: Uint8Array) {
+    this.raws.push(raw);
+    this.hashes.push(blockHash(raw));
+  }
 }
 
 async function tempDb() {
@@ -80,7 +91,18 @@ async function benchBlocks(): Promise<void> {
         const payload = { type: 'coinTransfer' as const, toAddress: receiver, amount: 1n };
         const pinHash = chain.hashAt(0);
         const hash = txHash({ pinHash, pinHeight: 0, nonceId, feeE8: fee16Decode(0) }, payload);
-        transfers.push({ hash, payload, originId: 1n, originAddress: sender, pinHeight: 0, pinHash, nonceId, feeCode: 0, feeE8: 1n, signature: signDigest(hash, sk) });
+        transfers.push({
+          hash,
+          payload,
+          originId: 1n,
+          originAddress: sender,
+          pinHeight: 0,
+          pinHash,
+          nonceId,
+          feeCode: 0,
+          feeE8: 1n,
+          signature: signDigest(hash, sk),
+        });
       }
     }
     const t = await buildTemplate(chain, src.db, h === 2 ? receiver : sender, T0 + 20 * h, transfers);

@@ -15,9 +15,11 @@ const UNIT = 100_000_000n; // 8-decimal asset: raw price = coin per unit
 function prng(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
-    s ^= s << 13; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
     s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
+    s ^= s << 5;
+    s >>>= 0;
     return s / 2 ** 32;
   };
 }
@@ -60,5 +62,5 @@ export async function benchDex(): Promise<void> {
   const ms = times.sort((a, b) => a - b)[BLOCKS >> 1]; // median: robust to other load on the machine
   console.log(`dex matching ms/block (10,000 orders per side): ${ms.toFixed(1)}`);
   console.log(`dex orders matched/block: ${Math.round(matched / BLOCKS)}`);
-  console.log(`dex orders matched/s: ${Math.round((matched / BLOCKS) * 1000 / ms)}`);
+  console.log(`dex orders matched/s: ${Math.round(((matched / BLOCKS) * 1000) / ms)}`);
 }

@@ -44,18 +44,45 @@ export async function benchKernel(): Promise<void> {
   await initKernel();
   const h = fromHex(HEADER)!;
   const dv = new DataView(h.buffer);
-  rate(0.2, (i) => { dv.setUint32(76, i); janushashNumber(h); }); // warm-up (JIT tiers)
+  rate(0.2, (i) => {
+    dv.setUint32(76, i);
+    janushashNumber(h);
+  }); // warm-up (JIT tiers)
 
   const wasm = new Map<string, number>();
   // Mining pattern: only the nonce changes, so VerusHash reuses its key.
-  wasm.set('janushash', rate(2, (i) => { dv.setUint32(76, i); janushashNumber(h); }));
+  wasm.set(
+    'janushash',
+    rate(2, (i) => {
+      dv.setUint32(76, i);
+      janushashNumber(h);
+    }),
+  );
   // Validation pattern: bytes 0..64 change, so every hash generates a new 8,832-byte key.
-  wasm.set('janushash cold-key', rate(2, (i) => { dv.setUint32(0, i); janushashNumber(h); }));
-  wasm.set('sha256d', rate(2, (i) => { dv.setUint32(76, i); sha256d(h); }));
+  wasm.set(
+    'janushash cold-key',
+    rate(2, (i) => {
+      dv.setUint32(0, i);
+      janushashNumber(h);
+    }),
+  );
+  wasm.set(
+    'sha256d',
+    rate(2, (i) => {
+      dv.setUint32(76, i);
+      sha256d(h);
+    }),
+  );
   // Block validation pattern: a different signature each time (cycling through the vectors), through the TS wrapper.
   const signed = SIGNED.map(([d, s]) => [fromHex(d)!, fromHex(s)!] as const);
   if (signed.some(([d, s]) => !recoverPublicKeyKernel(d, s))) throw new Error('secp256k1 bench vectors do not recover');
-  wasm.set('secp256k1 recover', rate(2, (i) => { const [d, s] = signed[i % signed.length]; recoverPublicKeyKernel(d, s); }));
+  wasm.set(
+    'secp256k1 recover',
+    rate(2, (i) => {
+      const [d, s] = signed[i % signed.length];
+      recoverPublicKeyKernel(d, s);
+    }),
+  );
   for (const [k, v] of wasm) console.log(`wasm ${k}/s: ${Math.round(v)}`);
 
   let native: Map<string, number>;

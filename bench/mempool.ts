@@ -8,7 +8,9 @@ import { fee16Decode, fee16Encode } from '../ts/kernel/fee16.js';
 import { initKernel } from '../ts/kernel/instance.js';
 import { fundedSigner, postTransactions, startBenchNode } from './node_process.js';
 
-const FILL = 10_000, MEASURE = 2_000, IN_FLIGHT = 16;
+const FILL = 10_000,
+  MEASURE = 2_000,
+  IN_FLIGHT = 16;
 
 export async function benchMempool(): Promise<void> {
   await initKernel();

@@ -18,21 +18,35 @@ export interface BenchNode {
 
 export async function startBenchNode(dir: string, extra: string[] = []): Promise<BenchNode> {
   // Run from the repository root (make bench): the bundle is dist/node.mjs.
-  const proc = spawn(process.execPath, [join(process.cwd(), 'dist/node.mjs'), '--regtest', '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [join(process.cwd(), 'dist/node.mjs'), '--regtest', '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // The node's warnings (peers closed, …) would drown the figures: kept only to explain an early exit.
   let err = '';
-  proc.stderr!.on('data', (d) => { err = (err + d).slice(-4_000); });
+  proc.stderr!.on('data', (d) => {
+    err = (err + d).slice(-4_000);
+  });
   const wantP2p = extra.some((a) => a.startsWith('--bind'));
   let out = '';
   const [url, p2p] = await new Promise<[string, string | null]>((resolve, reject) => {
     proc.stdout!.on('data', (d) => {
       if (out.length < 100_000) out += d;
-      const rpc = /RPC endpoint is ([\d.]+:\d+)\./.exec(out), peers = /P2P endpoint is ([\d.]+:\d+)\./.exec(out);
+      const rpc = /RPC endpoint is ([\d.]+:\d+)\./.exec(out),
+        peers = /P2P endpoint is ([\d.]+:\d+)\./.exec(out);
       if (rpc && (!wantP2p || peers)) resolve([`http://${rpc[1]}`, peers ? peers[1] : null]);
     });
     proc.once('exit', (c) => reject(new Error(`node exited ${c}: ${out}${err}`)));
   });
-  return { url, p2p, pid: proc.pid!, stop: () => new Promise((r) => { proc.once('exit', () => r()); proc.kill('SIGTERM'); }) };
+  return {
+    url,
+    p2p,
+    pid: proc.pid!,
+    stop: () =>
+      new Promise((r) => {
+        proc.once('exit', () => r());
+        proc.kill('SIGTERM');
+      }),
+  };
 }
 
 /** POST, retried once when the connection was closed under it (a resubmitted transaction has the same id). */
@@ -62,13 +76,16 @@ export async function fundedSigner(url: string): Promise<(nonceId: number, feeE8
 
 /** Posts the request bodies, `inFlight` at a time; returns how many were admitted. */
 export async function postTransactions(url: string, bodies: string[], inFlight = 16): Promise<number> {
-  let next = 0, ok = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++];
-      const r = await postOnce(`${url}/transaction/add`, body);
-      if (r.code === 0) ok++;
-    }
-  }));
+  let next = 0,
+    ok = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++];
+        const r = await postOnce(`${url}/transaction/add`, body);
+        if (r.code === 0) ok++;
+      }
+    }),
+  );
   return ok;
 }

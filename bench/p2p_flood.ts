@@ -19,10 +19,16 @@ import { connectorHello, REPLY_SIZE } from '../ts/p2p/handshake.js';
 import { encodeMessage, type Message } from '../ts/p2p/messages.js';
 import { fundedSigner, postTransactions, startBenchNode } from './node_process.js';
 
-const MEMPOOL = 10_000, IDS = 4_444, DISTINCT_FRAMES = 16;
-const IDLE_MS = 5_000, FLOOD_MS = 15_000;
+const MEMPOOL = 10_000,
+  IDS = 4_444,
+  DISTINCT_FRAMES = 16;
+const IDLE_MS = 5_000,
+  FLOOD_MS = 15_000;
 
-const frame = (m: Message): Uint8Array => { const { type, payload } = encodeMessage(m); return encodeFrame(type, payload); };
+const frame = (m: Message): Uint8Array => {
+  const { type, payload } = encodeMessage(m);
+  return encodeFrame(type, payload);
+};
 
 /** Resident set size of a process (bytes), from /proc. */
 function rss(pid: number): number {
@@ -33,9 +39,11 @@ function rss(pid: number): number {
 /** /chain/head latencies (ms), one request after the other, and the node's peak RSS over `ms`. */
 async function measure(url: string, pid: number, ms: number): Promise<{ latencies: number[]; peakRss: number }> {
   let peakRss = rss(pid);
-  const sampler = setInterval(() => { peakRss = Math.max(peakRss, rss(pid)); }, 50);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rss(pid));
+  }, 50);
   const latencies: number[] = [];
-  for (const until = performance.now() + ms; performance.now() < until;) {
+  for (const until = performance.now() + ms; performance.now() < until; ) {
     const t = performance.now();
     const r = (await (await fetch(`${url}/chain/head`)).json()) as { code: number };
     if (r.code !== 0) throw new Error(`/chain/head answered code ${r.code}`);
@@ -45,7 +53,10 @@ async function measure(url: string, pid: number, ms: number): Promise<{ latencie
   return { latencies, peakRss: Math.max(peakRss, rss(pid)) };
 }
 
-const quantile = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const mb = (x: number) => `${(x / 1e6).toFixed(0)} MB`;
 
@@ -87,13 +98,29 @@ session();
 function flood(address: string): () => Promise<{ sessions: number; bytes: number }> {
   const [host, port] = address.split(':');
   const fee = fee16Encode(10_000_000n, 'up'); // above the full mempool's threshold: every id is wanted
-  const frames = Array.from({ length: DISTINCT_FRAMES }, () => frame({
-    kind: 'Txnotify', nonce: 1,
-    txids: Array.from({ length: IDS }, () => { const b = randomBytes(12); return { id: { accountId: b.readBigUInt64BE(0) >> 1n, pinHeight: 0, nonceId: b.readUInt32BE(8) }, feeCode: fee }; }),
-  }));
+  const frames = Array.from({ length: DISTINCT_FRAMES }, () =>
+    frame({
+      kind: 'Txnotify',
+      nonce: 1,
+      txids: Array.from({ length: IDS }, () => {
+        const b = randomBytes(12);
+        return { id: { accountId: b.readBigUInt64BE(0) >> 1n, pinHeight: 0, nonceId: b.readUInt32BE(8) }, feeCode: fee };
+      }),
+    }),
+  );
   const init = frame({ kind: 'Init', v3: true, descriptor: 0, priority: NO_PRIORITY, flags: 0, length: 0, worksum: 0n, grid: [] });
-  const worker = new Worker(FLOODER, { eval: true, workerData: { host, port: Number(port), hello: connectorHello('regtest', OUR_VERSION, 0), replySize: REPLY_SIZE, init, frames } });
-  return () => new Promise((resolve) => { worker.once('message', (r) => { void worker.terminate(); resolve(r); }); worker.postMessage('stop'); });
+  const worker = new Worker(FLOODER, {
+    eval: true,
+    workerData: { host, port: Number(port), hello: connectorHello('regtest', OUR_VERSION, 0), replySize: REPLY_SIZE, init, frames },
+  });
+  return () =>
+    new Promise((resolve) => {
+      worker.once('message', (r) => {
+        void worker.terminate();
+        resolve(r);
+      });
+      worker.postMessage('stop');
+    });
 }
 
 export async function benchP2pFlood(): Promise<void> {
@@ -103,17 +130,27 @@ export async function benchP2pFlood(): Promise<void> {
   try {
     const sign = await fundedSigner(node.url);
     const fee = fee16Decode(fee16Encode(1_000_448n, 'up'));
-    const filled = await postTransactions(node.url, Array.from({ length: MEMPOOL }, (_, i) => sign(i, fee)));
+    const filled = await postTransactions(
+      node.url,
+      Array.from({ length: MEMPOOL }, (_, i) => sign(i, fee)),
+    );
     const idle = await measure(node.url, node.pid, IDLE_MS);
-    console.log(`p2p flood: mempool ${filled} transactions; idle ${IDLE_MS / 1000} s: /chain/head p50 ${ms(quantile(idle.latencies, 0.5))}, p99 ${ms(quantile(idle.latencies, 0.99))}; peak RSS ${mb(idle.peakRss)}`);
+    console.log(
+      `p2p flood: mempool ${filled} transactions; idle ${IDLE_MS / 1000} s: /chain/head p50 ${ms(quantile(idle.latencies, 0.5))}, p99 ${ms(quantile(idle.latencies, 0.99))}; peak RSS ${mb(idle.peakRss)}`,
+    );
     for (const peers of [1, 4]) {
       const stops = Array.from({ length: peers }, () => flood(node.p2p!));
       const flooded = await measure(node.url, node.pid, FLOOD_MS);
       const sent = await Promise.all(stops.map((stop) => stop()));
-      const sessions = sent.reduce((n, x) => n + x.sessions, 0), bytes = sent.reduce((n, x) => n + x.bytes, 0);
+      const sessions = sent.reduce((n, x) => n + x.sessions, 0),
+        bytes = sent.reduce((n, x) => n + x.bytes, 0);
       const who = peers === 1 ? 'one peer' : `${peers} peers`;
-      console.log(`p2p flood: ${who} flooded Txnotify of ${IDS} random txids for ${FLOOD_MS / 1000} s: ${mb(bytes)} written over ${sessions} connections, ${sessions - peers} closed by the node`);
-      console.log(`p2p flood: ${who}: /chain/head p50 ${ms(quantile(flooded.latencies, 0.5))}, p99 ${ms(quantile(flooded.latencies, 0.99))} (target ≤ 50 ms), max ${ms(Math.max(...flooded.latencies))}, ${flooded.latencies.length} requests; peak RSS ${mb(flooded.peakRss)} = ${(flooded.peakRss / idle.peakRss).toFixed(2)}× idle (target ≤ 2×)`);
+      console.log(
+        `p2p flood: ${who} flooded Txnotify of ${IDS} random txids for ${FLOOD_MS / 1000} s: ${mb(bytes)} written over ${sessions} connections, ${sessions - peers} closed by the node`,
+      );
+      console.log(
+        `p2p flood: ${who}: /chain/head p50 ${ms(quantile(flooded.latencies, 0.5))}, p99 ${ms(quantile(flooded.latencies, 0.99))} (target ≤ 50 ms), max ${ms(Math.max(...flooded.latencies))}, ${flooded.latencies.length} requests; peak RSS ${mb(flooded.peakRss)} = ${(flooded.peakRss / idle.peakRss).toFixed(2)}× idle (target ≤ 2×)`,
+      );
     }
   } finally {
     await node.stop();

@@ -48,7 +48,8 @@ export async function buildFixture(n: number): Promise<string> {
   }
   // From height 3 on, every body is the same: the reward to the miner, who has an account by now.
   const t3 = await buildTemplate(chain, db, miner, T0 + 60);
-  const body = t3.body, merkleRoot = t3.header.subarray(36, 68);
+  const body = t3.body,
+    merkleRoot = t3.header.subarray(36, 68);
   const headers = new PackedHeaders(REGTEST);
   for (let h = 1; h <= 2; h++) headers.push(chain.rawHeaderAt(h), chain.hashAt(h));
   let crc = extendCrc(extendCrc(0, chain.rawHeaderAt(1)), chain.rawHeaderAt(2));
@@ -56,7 +57,11 @@ export async function buildFixture(n: number): Promise<string> {
   for (let h = 3; h <= n; h++) {
     const raw = mineRegtestHeader(headers, merkleRoot, T0);
     crc = extendCrc(crc, raw);
-    ops.push({ type: 'put', key: headerKey(h), value: raw }, { type: 'put', key: bodyKey(h), value: body }, { type: 'put', key: hashIndexKey(headers.tipHash), value: u32Value(h) });
+    ops.push(
+      { type: 'put', key: headerKey(h), value: raw },
+      { type: 'put', key: bodyKey(h), value: body },
+      { type: 'put', key: hashIndexKey(headers.tipHash), value: u32Value(h) },
+    );
     // The chunk records the chain manager writes with every 4,096th block.
     if (h % HEADER_CHUNK === 0) ops.push({ type: 'put', key: headerChunkKey(h / HEADER_CHUNK - 1), value: headers.rangeAt(h - HEADER_CHUNK + 1, h) });
     if (ops.length >= 3 * WRITE_BATCH || h === n) {
@@ -104,11 +109,13 @@ export async function benchScale(): Promise<void> {
   const dir = await buildFixture(HEADERS);
   console.log(`scale: fixture of ${HEADERS} regtest headers ready in ${((performance.now() - t) / 1000).toFixed(1)} s (${dir}, kept for the next run)`);
   const bDir = await mkdtemp(join(tmpdir(), 'wartnode-bench-scale-b-'));
-  let a: RunningNode | null = null, b: RunningNode | null = null;
+  let a: RunningNode | null = null,
+    b: RunningNode | null = null;
   try {
     const empty = await startNode(bDir, []);
     await new Promise((r) => setTimeout(r, 2_000));
-    const rssEmpty = rssMb(empty.proc.pid!), anonEmpty = statusMb(empty.proc.pid!, 'RssAnon');
+    const rssEmpty = rssMb(empty.proc.pid!),
+      anonEmpty = statusMb(empty.proc.pid!, 'RssAnon');
     await empty.stop();
     await rm(bDir, { recursive: true, force: true });
     t = performance.now();
@@ -121,15 +128,23 @@ export async function benchScale(): Promise<void> {
     const scale = MAINNET_HEADERS / HEADERS;
     console.log(`RSS of a node holding ${HEADERS} headers: ${rss.toFixed(0)} MB; ×${scale.toFixed(1)} (mainnet estimate): ${(rss * scale).toFixed(0)} MB`);
     const anon = statusMb(a.proc.pid!, 'RssAnon');
-    console.log(`  an empty node: ${rssEmpty.toFixed(0)} MB, so empty + ${scale.toFixed(1)} × the growth: ${(rssEmpty + scale * (rss - rssEmpty)).toFixed(0)} MB`);
-    console.log(`  anonymous memory (not file pages the system can reclaim): ${anon.toFixed(0)} MB, empty ${anonEmpty.toFixed(0)} MB, empty + ${scale.toFixed(1)} × the growth: ${(anonEmpty + scale * (anon - anonEmpty)).toFixed(0)} MB`);
-    console.log(`start-up with ${HEADERS} headers: ${startup.toFixed(2)} s until the RPC endpoint is up, of which ${load.toFixed(2)} s loading the headers (×${scale.toFixed(1)}: ${(load * scale).toFixed(1)} s)`);
+    console.log(
+      `  an empty node: ${rssEmpty.toFixed(0)} MB, so empty + ${scale.toFixed(1)} × the growth: ${(rssEmpty + scale * (rss - rssEmpty)).toFixed(0)} MB`,
+    );
+    console.log(
+      `  anonymous memory (not file pages the system can reclaim): ${anon.toFixed(0)} MB, empty ${anonEmpty.toFixed(0)} MB, empty + ${scale.toFixed(1)} × the growth: ${(anonEmpty + scale * (anon - anonEmpty)).toFixed(0)} MB`,
+    );
+    console.log(
+      `start-up with ${HEADERS} headers: ${startup.toFixed(2)} s until the RPC endpoint is up, of which ${load.toFixed(2)} s loading the headers (×${scale.toFixed(1)}: ${(load * scale).toFixed(1)} s)`,
+    );
 
     t = performance.now();
     b = await startNode(bDir, [`--connect=${a.p2p}`]);
     const line = await waitForLine(b, new RegExp(`Verified (\\d+) headers of \\S+ up to height ${HEADERS} in [\\d.]+ s \\((\\d+)/s\\)`), 900_000);
     const s = (performance.now() - t) / 1000;
-    console.log(`p2p headers synced/s (${line[1]} headers, from starting the second node): ${Math.round(Number(line[1]) / s)}; the download itself (its log line): ${line[2]}`);
+    console.log(
+      `p2p headers synced/s (${line[1]} headers, from starting the second node): ${Math.round(Number(line[1]) / s)}; the download itself (its log line): ${line[2]}`,
+    );
     console.log(`RSS of the syncing node holding ${line[1]} verified headers: ${rssMb(b.proc.pid!).toFixed(0)} MB`);
   } finally {
     await b?.stop();

@@ -80,9 +80,14 @@ export async function benchStore(): Promise<void> {
     const rps = async (path: () => string) => {
       let served = 0;
       const until = performance.now() + RPS_MS;
-      await Promise.all(Array.from({ length: RPS_CONNECTIONS }, async () => {
-        while (performance.now() < until) { await timed(`${node.url}${path()}`); served++; }
-      }));
+      await Promise.all(
+        Array.from({ length: RPS_CONNECTIONS }, async () => {
+          while (performance.now() < until) {
+            await timed(`${node.url}${path()}`);
+            served++;
+          }
+        }),
+      );
       return Math.round(served / (RPS_MS / 1000));
     };
     const blocks = await rps(() => `/chain/block/${1 + Math.floor(Math.random() * height)}`);
@@ -96,9 +101,13 @@ export async function benchStore(): Promise<void> {
     // The readers run in a child process: their own event loop must not delay the append's timing.
     const readers = spawn(process.execPath, ['--input-type=module', '-e', READERS_SCRIPT, market, String(READERS)], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
-    readers.stdout!.on('data', (d) => { out += d; });
+    readers.stdout!.on('data', (d) => {
+      out += d;
+    });
     await new Promise<void>((resolve, reject) => {
-      readers.stdout!.on('data', () => { if (out.includes('reading')) resolve(); });
+      readers.stdout!.on('data', () => {
+        if (out.includes('reading')) resolve();
+      });
       readers.once('exit', (code) => reject(new Error(`readers exited with ${code}`)));
     });
     await new Promise((r) => setTimeout(r, 500)); // all readers under way
@@ -108,11 +117,15 @@ export async function benchStore(): Promise<void> {
     const loadSeconds = (performance.now() - loadStart) / 1000;
     readers.stdin!.end('stop\n');
     const reads = JSON.parse(await new Promise<string>((resolve) => readers.once('exit', () => resolve(/\[.*\]/.exec(out)![0])))) as number[];
-    console.log(`store: block append (fakemine) idle p50 ${ms(quantile(idle, 0.5))} p99 ${ms(quantile(idle, 0.99))}; ` +
-      `under ${READERS} readers p50 ${ms(quantile(loaded, 0.5))} p99 ${ms(quantile(loaded, 0.99))} ` +
-      `(p50 ratio ${(quantile(loaded, 0.5) / quantile(idle, 0.5)).toFixed(2)}×, target ≤ 3×)`);
-    console.log(`store: /dex/market/:asset under ${READERS} readers and appends: p50 ${ms(quantile(reads, 0.5))} p99 ${ms(quantile(reads, 0.99))} ` +
-      `(${reads.length} reads, ${Math.round(reads.length / (loadSeconds + 0.5))}/s)`);
+    console.log(
+      `store: block append (fakemine) idle p50 ${ms(quantile(idle, 0.5))} p99 ${ms(quantile(idle, 0.99))}; ` +
+        `under ${READERS} readers p50 ${ms(quantile(loaded, 0.5))} p99 ${ms(quantile(loaded, 0.99))} ` +
+        `(p50 ratio ${(quantile(loaded, 0.5) / quantile(idle, 0.5)).toFixed(2)}×, target ≤ 3×)`,
+    );
+    console.log(
+      `store: /dex/market/:asset under ${READERS} readers and appends: p50 ${ms(quantile(reads, 0.5))} p99 ${ms(quantile(reads, 0.99))} ` +
+        `(${reads.length} reads, ${Math.round(reads.length / (loadSeconds + 0.5))}/s)`,
+    );
   } finally {
     await node.stop();
     await removeDir(dir);

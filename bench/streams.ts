@@ -23,7 +23,10 @@ const T0 = 1_700_000_000;
 const BLOCKS = 400;
 const SUBSCRIBERS = 100;
 
-interface RawBlock { header: Uint8Array; body: Uint8Array }
+interface RawBlock {
+  header: Uint8Array;
+  body: Uint8Array;
+}
 
 async function tempNode() {
   const dir = await mkdtemp(join(tmpdir(), 'wartnode-bench-streams-'));
@@ -87,14 +90,23 @@ async function applyAll(blocks: RawBlock[], subscribers: number): Promise<{ appl
   let child: ReturnType<typeof spawn> | null = null;
   if (subscribers > 0) {
     child = spawn(process.execPath, ['--input-type=module', '-e', CLIENTS, `ws://127.0.0.1:${port}/stream`, String(subscribers), String(blocks.length)], {
-      stdio: ['ignore', 'pipe', 'inherit'], cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: process.cwd(),
     });
     let out = '';
     const ready = new Promise<void>((resolve, reject) => {
-      child!.stdout!.on('data', (d) => { out += d; if (out.includes('ready')) resolve(); });
+      child!.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes('ready')) resolve();
+      });
       child!.once('exit', (code) => reject(new Error(`subscribers exited ${code}`)));
     });
-    report = new Promise((resolve) => child!.stdout!.on('data', () => { const m = /\{.*\}/.exec(out); if (m) resolve(m[0]); }));
+    report = new Promise((resolve) =>
+      child!.stdout!.on('data', () => {
+        const m = /\{.*\}/.exec(out);
+        if (m) resolve(m[0]);
+      }),
+    );
     await ready;
   }
   const start = performance.now();
@@ -132,5 +144,7 @@ export async function benchStreams(): Promise<void> {
   console.log(`blocks applied/s with 1 /stream chain subscriber: ${Math.round(BLOCKS / one.applySeconds)}`);
   console.log(`blocks applied/s with ${SUBSCRIBERS} /stream chain subscribers: ${Math.round(BLOCKS / withSubs.applySeconds)}`);
   console.log(`block application slowdown with ${SUBSCRIBERS} subscribers: ×${(withSubs.applySeconds / without.applySeconds).toFixed(2)}`);
-  console.log(`/stream events delivered/s to ${SUBSCRIBERS} subscribers: ${Math.round(withSubs.events! / withSubs.deliverySeconds!)} (${withSubs.events} events in ${withSubs.deliverySeconds!.toFixed(2)} s)`);
+  console.log(
+    `/stream events delivered/s to ${SUBSCRIBERS} subscribers: ${Math.round(withSubs.events! / withSubs.deliverySeconds!)} (${withSubs.events} events in ${withSubs.deliverySeconds!.toFixed(2)} s)`,
+  );
 }

@@ -51,7 +51,18 @@ export async function buildChain(n: number, full: boolean): Promise<string> {
         const payload = { type: 'coinTransfer' as const, toAddress: receiver, amount: 1n };
         const pinHash = chain.hashAt(0);
         const hash = txHash({ pinHash, pinHeight: 0, nonceId, feeE8: fee16Decode(0) }, payload);
-        transfers.push({ hash, payload, originId: 1n, originAddress: sender, pinHeight: 0, pinHash, nonceId, feeCode: 0, feeE8: 1n, signature: signDigest(hash, sk) });
+        transfers.push({
+          hash,
+          payload,
+          originId: 1n,
+          originAddress: sender,
+          pinHeight: 0,
+          pinHash,
+          nonceId,
+          feeCode: 0,
+          feeE8: 1n,
+          signature: signDigest(hash, sk),
+        });
       }
     }
     const now = T0 + 20 * h;
@@ -65,32 +76,52 @@ export async function buildChain(n: number, full: boolean): Promise<string> {
   return dir;
 }
 
-export interface RunningNode { proc: ChildProcess; url: string; p2p: string; stop(): Promise<void>; /** Everything it printed so far. */ output(): string }
+export interface RunningNode {
+  proc: ChildProcess;
+  url: string;
+  p2p: string;
+  stop(): Promise<void> /** Everything it printed so far. */;
+  output(): string;
+}
 
 /** Starts dist/node.mjs on loopback ports with `dataDir`; resolves once its RPC and P2P endpoints are up. */
 export function startNode(dataDir: string, extra: string[]): Promise<RunningNode> {
-  const proc = spawn(process.execPath, [nodeBin(), '--regtest', '--rpc=127.0.0.1:0', '--bind=127.0.0.1:0', `--datadir=${dataDir}`, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [nodeBin(), '--regtest', '--rpc=127.0.0.1:0', '--bind=127.0.0.1:0', `--datadir=${dataDir}`, ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${out}`)), 30_000);
     const onData = (d: Buffer) => {
       out += d;
-      const rpc = /RPC endpoint is ([\d.]+:\d+)\./.exec(out), p2p = /P2P endpoint is ([\d.]+:\d+)\./.exec(out);
+      const rpc = /RPC endpoint is ([\d.]+:\d+)\./.exec(out),
+        p2p = /P2P endpoint is ([\d.]+:\d+)\./.exec(out);
       if (!rpc || !p2p) return;
       clearTimeout(timer);
       resolve({
-        proc, url: `http://${rpc[1]}`, p2p: p2p[1], output: () => out,
-        stop: () => new Promise((done) => { if (proc.exitCode !== null) return done(); proc.once('exit', () => done()); proc.kill('SIGTERM'); }),
+        proc,
+        url: `http://${rpc[1]}`,
+        p2p: p2p[1],
+        output: () => out,
+        stop: () =>
+          new Promise((done) => {
+            if (proc.exitCode !== null) return done();
+            proc.once('exit', () => done());
+            proc.kill('SIGTERM');
+          }),
       });
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`node exited with ${code}:\n${out}`)); });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`node exited with ${code}:\n${out}`));
+    });
   });
 }
 
 async function headHeight(url: string): Promise<number> {
-  const r = await (await fetch(`${url}/chain/head`)).json() as { data: { chainHead: { height: number } } };
+  const r = (await (await fetch(`${url}/chain/head`)).json()) as { data: { chainHead: { height: number } } };
   return r.data.chainHead.height;
 }
 
@@ -144,11 +175,14 @@ export async function burstSeconds(n: number): Promise<number> {
       await new Promise((r) => setTimeout(r, 20));
     }
     const address = formatAddress(addressOfPrivateKey(Uint8Array.from({ length: 32 }, (_, i) => 3 + i)));
-    for (let mined = 0; mined < n;) {
-      const task = (await (await fetch(`${a.url}/chain/mine/${address}`)).json() as { data: MiningTask }).data;
+    for (let mined = 0; mined < n; ) {
+      const task = ((await (await fetch(`${a.url}/chain/mine/${address}`)).json()) as { data: MiningTask }).data;
       const block = solve(task);
       if (!block) continue;
-      const r = await fetch(`${a.url}/chain/append`, { method: 'POST', body: JSON.stringify({ height: block.height, header: toHex(block.header), body: toHex(block.body) }) });
+      const r = await fetch(`${a.url}/chain/append`, {
+        method: 'POST',
+        body: JSON.stringify({ height: block.height, header: toHex(block.header), body: toHex(block.body) }),
+      });
       if (((await r.json()) as { code: number }).code === 0) mined++;
     }
     const start = performance.now();

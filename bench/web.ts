@@ -41,9 +41,15 @@ export async function benchWeb(): Promise<void> {
     }
     const page = await openPage(`${node.url}/`);
     try {
-      const rate = await until(() => page.evaluate<{ v: number; r: number; e: string | null } | null>(
-        `window.lightNode ? (({ verified: v, headersPerSecond: r, error: e }) => ({ v, r, e }))(window.lightNode.status()) : null`)
-        .then((s) => (s && s.e ? Promise.reject(new Error(s.e)) : s && s.v === N ? s.r : null)), 180_000);
+      const rate = await until(
+        () =>
+          page
+            .evaluate<{ v: number; r: number; e: string | null } | null>(
+              `window.lightNode ? (({ verified: v, headersPerSecond: r, error: e }) => ({ v, r, e }))(window.lightNode.status()) : null`,
+            )
+            .then((s) => (s && s.e ? Promise.reject(new Error(s.e)) : s && s.v === N ? s.r : null)),
+        180_000,
+      );
       console.log(`light node in headless Chromium (the page at /): ${rate} headers verified/s; Chromium ÷ Node.js = ${(rate / nodeRate).toFixed(2)}`);
     } finally {
       await page.close();

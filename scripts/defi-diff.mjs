@@ -48,12 +48,23 @@ const USAGE = `usage: node scripts/defi-diff.mjs [options]
 `;
 const { values: opt } = parseArgs({
   options: {
-    seed: { type: 'string' }, txs: { type: 'string' }, direction: { type: 'string' }, accounts: { type: 'string' },
-    ref: { type: 'string' }, 'port-base': { type: 'string' }, keep: { type: 'boolean' }, verbose: { type: 'boolean' }, hold: { type: 'boolean' },
-    brief: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    seed: { type: 'string' },
+    txs: { type: 'string' },
+    direction: { type: 'string' },
+    accounts: { type: 'string' },
+    ref: { type: 'string' },
+    'port-base': { type: 'string' },
+    keep: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+    hold: { type: 'boolean' },
+    brief: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
-if (opt.help) { process.stdout.write(USAGE); process.exit(0); }
+if (opt.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const SEED = opt.seed === undefined ? (Math.random() * 2 ** 31) >>> 0 : Number(opt.seed);
 const TXS = Number(opt.txs ?? 60);
 const DIRECTION = opt.direction ?? 'both';
@@ -62,10 +73,17 @@ const REF_BIN = opt.ref ?? process.env.REF_BIN ?? join(process.env.TMPDIR ?? '/t
 const PORT_BASE = Number(opt['port-base'] ?? 41000 + 10 * Math.floor(Math.random() * 99));
 const VERBOSE = opt.verbose === true;
 if (!Number.isSafeInteger(SEED) || !(TXS > 0) || !['ours', 'ref', 'both'].includes(DIRECTION) || !(N_ACCOUNTS >= 4) || !Number.isInteger(PORT_BASE)) {
-  process.stderr.write(USAGE); process.exit(2);
+  process.stderr.write(USAGE);
+  process.exit(2);
 }
-for (const [f, what] of [[REF_BIN, 'the reference binary (--ref)'], [join(OUR_DIR, 'dist/node.mjs'), 'dist/node.mjs (npm run build)']]) {
-  if (!existsSync(f)) { console.error(`defi-diff: ${what} not found: ${f}`); process.exit(2); }
+for (const [f, what] of [
+  [REF_BIN, 'the reference binary (--ref)'],
+  [join(OUR_DIR, 'dist/node.mjs'), 'dist/node.mjs (npm run build)'],
+]) {
+  if (!existsSync(f)) {
+    console.error(`defi-diff: ${what} not found: ${f}`);
+    process.exit(2);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -80,7 +98,10 @@ const stepsOf = (path) => (path.slice(1).match(/\.[A-Za-z0-9_]+|\[\d+\]/g) ?? []
 function along(doc, path) {
   const out = [doc];
   let v = doc;
-  for (const k of stepsOf(path)) { v = v?.[k]; out.push(v); }
+  for (const k of stepsOf(path)) {
+    v = v?.[k];
+    out.push(v);
+  }
   return out;
 }
 const parentPath = (path) => path.replace(/(\.[A-Za-z0-9_]+|\[\d+\])$/, '');
@@ -88,7 +109,8 @@ const isAmount = (o) => o && typeof o === 'object' && o.u64 instanceof Num && o.
 /** For a leaf `….str` or `….decimals` of a token amount: both amounts, when their u64 values are equal. */
 function sameAmount(c) {
   if (!/\.(str|decimals)$/.test(c.path)) return null;
-  const o = along(c.oursDoc, parentPath(c.path)).pop(), r = along(c.refDoc, parentPath(c.path)).pop();
+  const o = along(c.oursDoc, parentPath(c.path)).pop(),
+    r = along(c.refDoc, parentPath(c.path)).pop();
   return isAmount(o) && isAmount(r) && o.u64.t === r.u64.t ? { o, r } : null;
 }
 /** The decimals of the asset nearest to the leaf (its order's, transaction's or market's asset). */
@@ -107,24 +129,37 @@ const assetDecimalsInstead = (c) => {
   return p !== null && p.o.decimals.t === '8' && Number(p.r.decimals.t) === assetDecimalsNear(c.refDoc, c.path) && p.r.decimals.t !== '8';
 };
 /** The transaction object (`{transaction: {data, …}}`) the leaf is inside, in `doc`. */
-const txAround = (doc, path) => along(doc, path).reverse().find((o) => o && typeof o === 'object' && o.transaction?.data);
+const txAround = (doc, path) =>
+  along(doc, path)
+    .reverse()
+    .find((o) => o && typeof o === 'object' && o.transaction?.data);
 const KNOWN = [
   {
-    id: 'buy-amounts', tag: '**buy-amounts**',
-    match: (c) => (/(wartToAssetSwaps\[\d+\]\.(amount|filled)|\.processed\.remaining)\.(str|decimals)$/.test(c.path))
-      && (/wartToAssetSwaps/.test(c.path) || txAround(c.oursDoc, c.path)?.transaction.data.buy === true) && assetDecimalsInstead(c),
+    id: 'buy-amounts',
+    tag: '**buy-amounts**',
+    match: (c) =>
+      /(wartToAssetSwaps\[\d+\]\.(amount|filled)|\.processed\.remaining)\.(str|decimals)$/.test(c.path) &&
+      (/wartToAssetSwaps/.test(c.path) || txAround(c.oursDoc, c.path)?.transaction.data.buy === true) &&
+      assetDecimalsInstead(c),
   },
   {
-    id: 'uninitialised-remaining', tag: '**uninitialised-remaining**',
+    id: 'uninitialised-remaining',
+    tag: '**uninitialised-remaining**',
     match: (c) => /\.processed\.remaining\.(str|u64|decimals)$/.test(c.path) && along(c.refDoc, parentPath(c.path)).pop()?.str === '',
   },
   {
-    id: 'pending-remaining', tag: '**pending-remaining**',
-    match: (c) => c.route.startsWith('/transaction/lookup/') && c.path === '$.data.transaction.processed' && c.ours === 'null'
-      && c.refDoc.data?.mined === null && c.refDoc.data?.transaction?.processed?.remaining?.u64?.t === '0',
+    id: 'pending-remaining',
+    tag: '**pending-remaining**',
+    match: (c) =>
+      c.route.startsWith('/transaction/lookup/') &&
+      c.path === '$.data.transaction.processed' &&
+      c.ours === 'null' &&
+      c.refDoc.data?.mined === null &&
+      c.refDoc.data?.transaction?.processed?.remaining?.u64?.t === '0',
   },
   {
-    id: 'share-transfers', tag: '**share-transfers**',
+    id: 'share-transfers',
+    tag: '**share-transfers**',
     match: (c) => {
       const t = txAround(c.oursDoc, c.path);
       if (t?.transaction.data.isLiquidity !== true || !/\.transaction\.data\.(isLiquidity|tokenSpec|amount\.str|amount\.decimals)$/.test(c.path)) return false;
@@ -134,18 +169,29 @@ const KNOWN = [
     },
   },
   {
-    id: 'share-amounts', tag: '**share-amounts**',
+    id: 'share-amounts',
+    tag: '**share-amounts**',
     match: (c) => /\.sharesReceived\.(str|decimals)$/.test(c.path) && assetDecimalsInstead(c),
   },
   {
-    id: 'early-hashrate', tag: '**early-hashrate**',
-    match: (c) => ((c.route === '/chain/head' && c.path === '$.data.chainHead.hashrate') || (/^\/chain\/hashrate\/\d+$/.test(c.route) && c.path === '$.data.estimate'))
-      && chainHeight <= 720 && /^\d+$/.test(c.ours) && /^\d+$/.test(c.ref) && BigInt(c.ref) > BigInt(c.ours),
+    id: 'early-hashrate',
+    tag: '**early-hashrate**',
+    match: (c) =>
+      ((c.route === '/chain/head' && c.path === '$.data.chainHead.hashrate') || (/^\/chain\/hashrate\/\d+$/.test(c.route) && c.path === '$.data.estimate')) &&
+      chainHeight <= 720 &&
+      /^\d+$/.test(c.ours) &&
+      /^\d+$/.test(c.ref) &&
+      BigInt(c.ref) > BigInt(c.ours),
   },
   {
-    id: 'zero-balance-decimals', tag: '**zero-balance-decimals**',
-    match: (c) => /^\/account\/[^/]+\/balance\//.test(c.route) && c.path.endsWith('.decimals') && c.ref === '0'
-      && along(c.oursDoc, parentPath(c.path)).pop()?.u64?.t === '0' && along(c.refDoc, parentPath(c.path)).pop()?.u64?.t === '0',
+    id: 'zero-balance-decimals',
+    tag: '**zero-balance-decimals**',
+    match: (c) =>
+      /^\/account\/[^/]+\/balance\//.test(c.route) &&
+      c.path.endsWith('.decimals') &&
+      c.ref === '0' &&
+      along(c.oursDoc, parentPath(c.path)).pop()?.u64?.t === '0' &&
+      along(c.refDoc, parentPath(c.path)).pop()?.u64?.t === '0',
   },
 ];
 
@@ -153,13 +199,17 @@ const KNOWN = [
 // Processes, work folder, logging.
 const work = mkdtempSync(join(tmpdir(), 'defi-diff-'));
 const kids = [];
-const stopAll = () => { for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); };
+const stopAll = () => {
+  for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+};
 process.on('exit', stopAll);
 process.on('SIGINT', () => process.exit(130));
 process.on('SIGTERM', () => process.exit(143));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const say = (line) => process.stdout.write(line + '\n');
-const vsay = (line) => { if (VERBOSE) say(line); };
+const vsay = (line) => {
+  if (VERBOSE) say(line);
+};
 function start(label, cmd, args, env = {}, quietStart = false) {
   const fd = openSync(join(work, `${label}.log`), 'a');
   const t0 = Date.now();
@@ -176,40 +226,86 @@ let finished = false;
 // ---------------------------------------------------------------------------------------------
 // JSON with exact numbers: numbers are kept as their text (class Num), so u64 values and the
 // printed form of doubles are compared exactly; bigint is written as digits.
-class Num { constructor(t) { this.t = t; } }
+class Num {
+  constructor(t) {
+    this.t = t;
+  }
+}
 function parseJson(text) {
   let i = 0;
-  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
-  const fail = () => { throw new SyntaxError(`bad JSON at ${i}: ${text.slice(Math.max(0, i - 20), i + 20)}`); };
+  const ws = () => {
+    while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
+  };
+  const fail = () => {
+    throw new SyntaxError(`bad JSON at ${i}: ${text.slice(Math.max(0, i - 20), i + 20)}`);
+  };
   const value = () => {
     ws();
     const c = text[i];
     if (c === '{') {
-      i++; const o = {}; ws();
-      if (text[i] === '}') { i++; return o; }
+      i++;
+      const o = {};
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return o;
+      }
       for (;;) {
-        ws(); if (text[i] !== '"') fail();
-        const k = str(); ws(); if (text[i++] !== ':') fail();
-        o[k] = value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return o; }
+        ws();
+        if (text[i] !== '"') fail();
+        const k = str();
+        ws();
+        if (text[i++] !== ':') fail();
+        o[k] = value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return o;
+        }
         fail();
       }
     }
     if (c === '[') {
-      i++; const a = []; ws();
-      if (text[i] === ']') { i++; return a; }
+      i++;
+      const a = [];
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return a;
+      }
       for (;;) {
-        a.push(value()); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return a; }
+        a.push(value());
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return a;
+        }
         fail();
       }
     }
     if (c === '"') return str();
     const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
-    if (m) { i += m[0].length; return new Num(m[0]); }
-    for (const [w, v] of [['true', true], ['false', false], ['null', null]]) if (text.startsWith(w, i)) { i += w.length; return v; }
+    if (m) {
+      i += m[0].length;
+      return new Num(m[0]);
+    }
+    for (const [w, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ])
+      if (text.startsWith(w, i)) {
+        i += w.length;
+        return v;
+      }
     return fail();
   };
   const str = () => {
@@ -218,7 +314,8 @@ function parseJson(text) {
     i += m[0].length;
     return JSON.parse(m[0]);
   };
-  const v = value(); ws();
+  const v = value();
+  ws();
   if (i !== text.length) fail();
   return v;
 }
@@ -226,12 +323,21 @@ function writeJson(v) {
   if (v instanceof Num) return v.t;
   if (typeof v === 'bigint') return v.toString();
   if (Array.isArray(v)) return `[${v.map(writeJson).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${writeJson(v[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .map((k) => `${JSON.stringify(k)}:${writeJson(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
-const sortedJson = (v) => (v && typeof v === 'object' && !(v instanceof Num) && !Array.isArray(v)
-  ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`).join(',')}}`
-  : Array.isArray(v) ? `[${v.map(sortedJson).join(',')}]` : writeJson(v));
+const sortedJson = (v) =>
+  v && typeof v === 'object' && !(v instanceof Num) && !Array.isArray(v)
+    ? `{${Object.keys(v)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`)
+        .join(',')}}`
+    : Array.isArray(v)
+      ? `[${v.map(sortedJson).join(',')}]`
+      : writeJson(v);
 const big = (v) => (v instanceof Num ? BigInt(v.t) : typeof v === 'bigint' ? v : BigInt(v ?? 0));
 const numOf = (v) => (v instanceof Num ? Number(v.t) : Number(v));
 
@@ -243,10 +349,19 @@ const NODES = [OURS, REF];
 const other = (n) => (n === OURS ? REF : OURS);
 async function http(node, method, path, body) {
   try {
-    const r = await fetch(`http://${node.rpc}${path}`, { method, body, headers: body ? { 'content-type': 'application/json' } : {}, signal: AbortSignal.timeout(20000) });
+    const r = await fetch(`http://${node.rpc}${path}`, {
+      method,
+      body,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      signal: AbortSignal.timeout(20000),
+    });
     const text = await r.text();
     let json;
-    try { json = parseJson(text); } catch { json = { $unparsed: text.slice(0, 300) }; }
+    try {
+      json = parseJson(text);
+    } catch {
+      json = { $unparsed: text.slice(0, 300) };
+    }
     return { status: r.status, text, json };
   } catch (e) {
     return { status: 0, text: String(e), json: { $error: String(e.cause?.code ?? e.message ?? e) } };
@@ -272,9 +387,16 @@ async function loadSigner() {
         "export { initKernel } from './ts/kernel/instance.ts';",
         "export { fee16Decode, fee16Encode } from './ts/kernel/fee16.ts';",
       ].join('\n'),
-      resolveDir: OUR_DIR, loader: 'ts', sourcefile: 'defi-diff-sign.ts',
+      resolveDir: OUR_DIR,
+      loader: 'ts',
+      sourcefile: 'defi-diff-sign.ts',
     },
-    bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: out, logLevel: 'error',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: out,
+    logLevel: 'error',
   });
   const m = await import(pathToFileURL(out).href);
   await m.initKernel();
@@ -284,12 +406,18 @@ async function loadSigner() {
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness (xorshift128+ seeded through SHA-256).
 const seedBytes = createHash('sha256').update(`defi-diff:${SEED}`).digest();
-let s0 = seedBytes.readBigUInt64BE(0), s1 = seedBytes.readBigUInt64BE(8);
+let s0 = seedBytes.readBigUInt64BE(0),
+  s1 = seedBytes.readBigUInt64BE(8);
 const M64 = (1n << 64n) - 1n;
 const I63 = (1n << 63n) - 1n;
 function next64() {
-  let x = s0; const y = s1; s0 = y;
-  x ^= (x << 23n) & M64; x ^= x >> 17n; x ^= y ^ (y >> 26n); s1 = x;
+  let x = s0;
+  const y = s1;
+  s0 = y;
+  x ^= (x << 23n) & M64;
+  x ^= x >> 17n;
+  x ^= y ^ (y >> 26n);
+  s1 = x;
   return (s0 + s1) & M64;
 }
 const rnd = () => Number(next64() >> 11n) / 2 ** 53;
@@ -309,7 +437,9 @@ const part = (x, lo, hi) => (x * BigInt(Math.floor((lo + rnd() * (hi - lo)) * 1e
 
 // ---------------------------------------------------------------------------------------------
 // Differences.
-let comparisons = 0, diffCount = 0, knownCount = 0;
+let comparisons = 0,
+  diffCount = 0,
+  knownCount = 0;
 const knownSeen = new Map();
 const diffRoutes = new Map(); // pattern → count
 const short = (s) => (s.length > 400 ? s.slice(0, 400) + '…' : s);
@@ -324,11 +454,15 @@ function leafDiffs(a, b, path, out) {
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) { out.push({ path: `${path}.length`, ours: String(a.length), ref: String(b.length), oursV: a, refV: b }); return; }
+    if (a.length !== b.length) {
+      out.push({ path: `${path}.length`, ours: String(a.length), ref: String(b.length), oursV: a, refV: b });
+      return;
+    }
     a.forEach((x, i) => leafDiffs(x, b[i], `${path}[${i}]`, out));
     return;
   }
-  const sa = sortedJson(a), sb = sortedJson(b);
+  const sa = sortedJson(a),
+    sb = sortedJson(b);
   if (sa !== sb) out.push({ path, ours: sa, ref: sb });
 }
 const routeKeyOf = (path) => path.replace(/[0-9a-f]{48,64}/g, ':x').replace(/\/\d+/g, '/:n');
@@ -359,9 +493,18 @@ function feeOrdered(label, path, node, doc) {
   if (!Array.isArray(list)) return doc;
   const fee = (e) => big(e.transaction?.signedCommon?.fee?.E8);
   for (let i = 1; i < list.length; i++) {
-    if (fee(list[i]) > fee(list[i - 1])) { report(label, path, { path: `$.data[${i}] (fee order)`, ours: node === OURS ? 'a higher fee after a lower one' : 'fee descending', ref: node === REF ? 'a higher fee after a lower one' : 'fee descending' }); break; }
+    if (fee(list[i]) > fee(list[i - 1])) {
+      report(label, path, {
+        path: `$.data[${i}] (fee order)`,
+        ours: node === OURS ? 'a higher fee after a lower one' : 'fee descending',
+        ref: node === REF ? 'a higher fee after a lower one' : 'fee descending',
+      });
+      break;
+    }
   }
-  const sorted = [...list].sort((a, b) => (fee(b) > fee(a) ? 1 : fee(b) < fee(a) ? -1 : String(a.transaction?.hash).localeCompare(String(b.transaction?.hash))));
+  const sorted = [...list].sort((a, b) =>
+    fee(b) > fee(a) ? 1 : fee(b) < fee(a) ? -1 : String(a.transaction?.hash).localeCompare(String(b.transaction?.hash)),
+  );
   return { ...doc, data: sorted };
 }
 /**
@@ -375,7 +518,14 @@ function balanceOrdered(label, path, node, doc) {
   if (!Array.isArray(list)) return doc;
   const total = (e) => big(e.balance?.u64);
   for (let i = 1; i < list.length; i++) {
-    if (total(list[i]) > total(list[i - 1])) { report(label, path, { path: `$.data.richlist[${i}] (balance order)`, ours: node === OURS ? 'a larger balance after a smaller one' : 'descending', ref: node === REF ? 'a larger balance after a smaller one' : 'descending' }); break; }
+    if (total(list[i]) > total(list[i - 1])) {
+      report(label, path, {
+        path: `$.data.richlist[${i}] (balance order)`,
+        ours: node === OURS ? 'a larger balance after a smaller one' : 'descending',
+        ref: node === REF ? 'a larger balance after a smaller one' : 'descending',
+      });
+      break;
+    }
   }
   const sorted = [...list].sort((a, b) => (total(b) > total(a) ? 1 : total(b) < total(a) ? -1 : String(a.address).localeCompare(String(b.address))));
   return { ...doc, data: { ...doc.data, richlist: sorted } };
@@ -384,14 +534,25 @@ function balanceOrdered(label, path, node, doc) {
 async function compareRoute(label, path) {
   const [o, r] = await Promise.all([get(OURS, path), get(REF, path)]);
   comparisons++;
-  if (path === '/transaction/mempool') { o.json = feeOrdered(label, path, OURS, o.json); r.json = feeOrdered(label, path, REF, r.json); }
-  if (path.startsWith('/account/richlist/')) { o.json = balanceOrdered(label, path, OURS, o.json); r.json = balanceOrdered(label, path, REF, r.json); }
+  if (path === '/transaction/mempool') {
+    o.json = feeOrdered(label, path, OURS, o.json);
+    r.json = feeOrdered(label, path, REF, r.json);
+  }
+  if (path.startsWith('/account/richlist/')) {
+    o.json = balanceOrdered(label, path, OURS, o.json);
+    r.json = balanceOrdered(label, path, REF, r.json);
+  }
   const leaves = [];
-  if (codeOf(o.json) !== codeOf(r.json) || o.status !== r.status) leaves.push({ path: '$ (status, code)', ours: `HTTP ${o.status} ${o.text}`, ref: `HTTP ${r.status} ${r.text}` });
+  if (codeOf(o.json) !== codeOf(r.json) || o.status !== r.status)
+    leaves.push({ path: '$ (status, code)', ours: `HTTP ${o.status} ${o.text}`, ref: `HTTP ${r.status} ${r.text}` });
   else leafDiffs(o.json, r.json, '$', leaves);
   for (const d of leaves) {
     const k = KNOWN.find((e) => e.match({ route: path, ...d, oursDoc: o.json, refDoc: r.json }));
-    if (k) { knownCount++; knownSeen.set(k.id, (knownSeen.get(k.id) ?? 0) + 1); continue; }
+    if (k) {
+      knownCount++;
+      knownSeen.set(k.id, (knownSeen.get(k.id) ?? 0) + 1);
+      continue;
+    }
     report(label, path, d);
   }
   return [o, r];
@@ -410,7 +571,12 @@ async function waitUp(node, ms = 60000, proc = null) {
 function portsInUse() {
   const used = new Set();
   for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    try { for (const l of readFileSync(f, 'utf8').split('\n').slice(1)) { const m = /^\s*\d+:\s+[0-9A-F]+:([0-9A-F]{4})/.exec(l); if (m) used.add(parseInt(m[1], 16)); } } catch {}
+    try {
+      for (const l of readFileSync(f, 'utf8').split('\n').slice(1)) {
+        const m = /^\s*\d+:\s+[0-9A-F]+:([0-9A-F]{4})/.exec(l);
+        if (m) used.add(parseInt(m[1], 16));
+      }
+    } catch {}
   }
   return used;
 }
@@ -422,8 +588,13 @@ function choosePorts(node, rpc, p2p, fresh) {
   const used = portsInUse();
   const taken = new Set([...NODES.filter((n) => n !== node).flatMap((n) => [n.rpc, n.p2p].map((a) => Number(a.split(':')[1])))]);
   const free = (p) => p >= 41000 && p <= 41999 && !used.has(p) && !taken.has(p);
-  if (fresh || !free(rpc) || !free(p2p)) { do rpc = 41000 + 2 * Math.floor(Math.random() * 500); while (!free(rpc) || !free(rpc + 1)); p2p = rpc + 1; }
-  node.rpc = `127.0.0.1:${rpc}`; node.p2p = `127.0.0.1:${p2p}`;
+  if (fresh || !free(rpc) || !free(p2p)) {
+    do rpc = 41000 + 2 * Math.floor(Math.random() * 500);
+    while (!free(rpc) || !free(rpc + 1));
+    p2p = rpc + 1;
+  }
+  node.rpc = `127.0.0.1:${rpc}`;
+  node.p2p = `127.0.0.1:${p2p}`;
 }
 /** Starts a node, again on other ports when it stops at start (its log's last line says why). */
 async function startNode(node, label, launch) {
@@ -431,17 +602,32 @@ async function startNode(node, label, launch) {
     choosePorts(node, PORT_BASE + (node === OURS ? 1 : 3), PORT_BASE + (node === OURS ? 2 : 4), attempt > 0);
     const proc = launch();
     if (await waitUp(node, 60000, proc)) return;
-    say(`defi-diff: ${label} stopped at start (${readFileSync(join(work, `${label}.log`), 'utf8').trim().split('\n').pop()}); again on other ports`);
+    say(
+      `defi-diff: ${label} stopped at start (${readFileSync(join(work, `${label}.log`), 'utf8')
+        .trim()
+        .split('\n')
+        .pop()}); again on other ports`,
+    );
   }
   throw new Error(`${label} did not start`);
 }
-const startOurs = () => startNode(OURS, 'ours', () => start('ours', process.execPath,
-  [join(OUR_DIR, 'dist/node.mjs'), '--regtest', '--api=0.10', `--rpc=${OURS.rpc}`, `--bind=${OURS.p2p}`, `--datadir=${join(work, 'ours-data')}`], {}, true));
+const startOurs = () =>
+  startNode(OURS, 'ours', () =>
+    start(
+      'ours',
+      process.execPath,
+      [join(OUR_DIR, 'dist/node.mjs'), '--regtest', '--api=0.10', `--rpc=${OURS.rpc}`, `--bind=${OURS.p2p}`, `--datadir=${join(work, 'ours-data')}`],
+      {},
+      true,
+    ),
+  );
 /** The reference: HOME with `.warthog/`, `--testnet` (its regtest build) and `--connect` to ours, loopback only. */
 function startRef() {
   const home = join(work, 'ref-home');
   mkdirSync(join(home, '.warthog'), { recursive: true });
-  return startNode(REF, 'ref', () => start('ref', REF_BIN, ['--testnet', `--rpc=${REF.rpc}`, `--bind=${REF.p2p}`, `--connect=${OURS.p2p}`], { HOME: home }, true));
+  return startNode(REF, 'ref', () =>
+    start('ref', REF_BIN, ['--testnet', `--rpc=${REF.rpc}`, `--bind=${REF.p2p}`, `--connect=${OURS.p2p}`], { HOME: home }, true),
+  );
 }
 async function head(node) {
   const d = dataOf(await get(node, '/chain/head'));
@@ -470,9 +656,18 @@ async function mineByTemplate(node, address) {
     const header = Buffer.from(t.header, 'hex');
     for (let nonce = 0; nonce < 40; nonce++) {
       header.writeUInt32BE((nonce + attempt * 1000) >>> 0, 76);
-      const r = await http(node, 'POST', '/chain/append', JSON.stringify({ height: numOf(t.height), header: header.toString('hex'), body: node.prefixBody ? prefixed(t.body) : t.body, worker: 'defi-diff' }));
+      const r = await http(
+        node,
+        'POST',
+        '/chain/append',
+        JSON.stringify({ height: numOf(t.height), header: header.toString('hex'), body: node.prefixBody ? prefixed(t.body) : t.body, worker: 'defi-diff' }),
+      );
       if (codeOf(r.json) === 0) return r;
-      if (codeOf(r.json) === 89 && !node.prefixBody) { node.prefixBody = true; nonce--; continue; }
+      if (codeOf(r.json) === 89 && !node.prefixBody) {
+        node.prefixBody = true;
+        nonce--;
+        continue;
+      }
       if (codeOf(r.json) === 89) throw new Error(`${node.name} refused its own template body: ${r.text}`);
     }
   }
@@ -503,8 +698,26 @@ const accounts = [];
 const assets = []; // { hash, name, decimals, supply }
 const sent = new Map(); // txHash → { kind, type, from, pinHeight, nonceId, node, mined, ... }
 const minedByType = {};
-const coverage = Object.fromEntries(['coin', 'coinNewAccount', 'assetCreate', 'assetTransfer', 'sharesTransfer', 'buy', 'sell', 'crossBook', 'crossPool', 'partialFill',
-  'ordersInOneBlock', 'cancelResting', 'cancelFilled', 'depositFirst', 'depositMore', 'withdraw'].map((k) => [k, 0]));
+const coverage = Object.fromEntries(
+  [
+    'coin',
+    'coinNewAccount',
+    'assetCreate',
+    'assetTransfer',
+    'sharesTransfer',
+    'buy',
+    'sell',
+    'crossBook',
+    'crossPool',
+    'partialFill',
+    'ordersInOneBlock',
+    'cancelResting',
+    'cancelFilled',
+    'depositFirst',
+    'depositMore',
+    'withdraw',
+  ].map((k) => [k, 0]),
+);
 let refusedSame = 0;
 let blocks = 0;
 let chainHeight = 0; // the height both nodes agree on, after the last block
@@ -519,7 +732,9 @@ function keyOf(i) {
 /** The reference's request JSON (create_transaction.hpp names); ours accepts every generation's names. */
 function requestBody(payload, c, signature) {
   const common = { type: payload.type === 'coinTransfer' ? 'wartTransfer' : payload.type, pinHeight: c.pinHeight, nonceId: c.nonceId, feeE8: c.feeE8 };
-  const p = payload, hex = S.toHex, addr = (a) => S.formatAddress(a);
+  const p = payload,
+    hex = S.toHex,
+    addr = (a) => S.formatAddress(a);
   const body = {
     coinTransfer: () => ({ toAddr: addr(p.toAddress), wartE8: p.amount }),
     tokenTransfer: () => ({ assetHash: hex(p.assetHash), isLiquidity: p.isLiquidity, toAddr: addr(p.toAddress), amountU64: p.amount }),
@@ -536,11 +751,23 @@ function requestBody(payload, c, signature) {
 function priceBytes(raw) {
   let e2 = Math.floor(Math.log2(raw)) - 15;
   let m = Math.floor(raw / 2 ** e2);
-  while (m > 0xffff) { m = Math.floor(m / 2); e2++; }
-  while (m < 0x8000) { m *= 2; e2--; }
+  while (m > 0xffff) {
+    m = Math.floor(m / 2);
+    e2++;
+  }
+  while (m < 0x8000) {
+    m *= 2;
+    e2--;
+  }
   let e = e2 + 79;
-  if (e < 0) { m = 0x8000; e = 0; }
-  if (e > 127) { m = 0xffff; e = 127; }
+  if (e < 0) {
+    m = 0x8000;
+    e = 0;
+  }
+  if (e > 127) {
+    m = 0xffff;
+    e = 127;
+  }
   return Uint8Array.of(m >> 8, m & 0xff, e);
 }
 const rawOfPrice = (b) => ((b[0] << 8) | b[1]) * 2 ** (b[2] - 79);
@@ -548,41 +775,62 @@ const rawOfPrice = (b) => ((b[0] << 8) | b[1]) * 2 ** (b[2] - 79);
 /** What the generator knows, read from our node (both nodes agree on it unless a DIFF was printed). */
 async function snapshot() {
   const st = { coin: [], asset: [], shares: [], orders: [], markets: [], partial: new Set() };
-  await Promise.all(accounts.map(async (a, i) => {
-    const c = dataOf(await get(OURS, `/account/${a.address}/wart_balance`));
-    const w = c?.wart ?? c?.coin;
-    st.coin[i] = w ? big(w.total.E8) - big(w.locked.E8) - big(w.mempool.E8) : 0n;
-    st.asset[i] = []; st.shares[i] = [];
-    await Promise.all(assets.map(async (as, j) => {
-      for (const [kind, arr] of [['asset', st.asset[i]], ['liquidity', st.shares[i]]]) {
-        const b = dataOf(await get(OURS, `/account/${a.address}/balance/${kind}:${as.hash}`))?.balance;
-        arr[j] = b ? big(b.total.u64) - big(b.locked.u64) - big(b.mempool.u64) : 0n;
-        if (kind === 'asset' && b && big(b.total.u64) > 0n) as.rows.add(i);
+  await Promise.all(
+    accounts.map(async (a, i) => {
+      const c = dataOf(await get(OURS, `/account/${a.address}/wart_balance`));
+      const w = c?.wart ?? c?.coin;
+      st.coin[i] = w ? big(w.total.E8) - big(w.locked.E8) - big(w.mempool.E8) : 0n;
+      st.asset[i] = [];
+      st.shares[i] = [];
+      await Promise.all(
+        assets.map(async (as, j) => {
+          for (const [kind, arr] of [
+            ['asset', st.asset[i]],
+            ['liquidity', st.shares[i]],
+          ]) {
+            const b = dataOf(await get(OURS, `/account/${a.address}/balance/${kind}:${as.hash}`))?.balance;
+            arr[j] = b ? big(b.total.u64) - big(b.locked.u64) - big(b.mempool.u64) : 0n;
+            if (kind === 'asset' && b && big(b.total.u64) > 0n) as.rows.add(i);
+          }
+        }),
+      );
+      const oo = dataOf(await get(OURS, `/account/${a.address}/open_orders`));
+      st.orders[i] = [];
+      for (const m of Array.isArray(oo) ? oo : []) {
+        const j = assets.findIndex((x) => x.hash === m.baseAsset?.hash);
+        for (const o of [...(m.wartToAssetSwaps ?? []), ...(m.assetToWartSwaps ?? [])]) {
+          if (o.inMempool) continue;
+          st.orders[i].push(o.txHash);
+          if (big(o.filled.u64) > 0n && big(o.filled.u64) < big(o.amount.u64)) {
+            st.partial.add(j);
+            coverage.partialFill++;
+          }
+        }
       }
-    }));
-    const oo = dataOf(await get(OURS, `/account/${a.address}/open_orders`));
-    st.orders[i] = [];
-    for (const m of Array.isArray(oo) ? oo : []) {
-      const j = assets.findIndex((x) => x.hash === m.baseAsset?.hash);
-      for (const o of [...(m.wartToAssetSwaps ?? []), ...(m.assetToWartSwaps ?? [])]) {
-        if (o.inMempool) continue;
-        st.orders[i].push(o.txHash);
-        if (big(o.filled.u64) > 0n && big(o.filled.u64) < big(o.amount.u64)) { st.partial.add(j); coverage.partialFill++; }
-      }
-    }
-  }));
-  await Promise.all(assets.map(async (as, j) => {
-    const m = dataOf(await get(OURS, `/dex/market/${as.hash}`));
-    const pool = m?.liquidityPool;
-    const base = pool ? big(pool.asset.u64) : 0n, quote = pool ? big(pool.wart.E8) : 0n, shares = pool ? big(pool.shares.u64) : 0n;
-    const bids = (m?.wartToAssetSwaps ?? []).map((o) => rawOfPrice(Buffer.from(o.limit.hex, 'hex')));
-    const asks = (m?.assetToWartSwaps ?? []).map((o) => rawOfPrice(Buffer.from(o.limit.hex, 'hex')));
-    st.markets[j] = { base, quote, shares, bids, asks };
-  }));
+    }),
+  );
+  await Promise.all(
+    assets.map(async (as, j) => {
+      const m = dataOf(await get(OURS, `/dex/market/${as.hash}`));
+      const pool = m?.liquidityPool;
+      const base = pool ? big(pool.asset.u64) : 0n,
+        quote = pool ? big(pool.wart.E8) : 0n,
+        shares = pool ? big(pool.shares.u64) : 0n;
+      const bids = (m?.wartToAssetSwaps ?? []).map((o) => rawOfPrice(Buffer.from(o.limit.hex, 'hex')));
+      const asks = (m?.assetToWartSwaps ?? []).map((o) => rawOfPrice(Buffer.from(o.limit.hex, 'hex')));
+      st.markets[j] = { base, quote, shares, bids, asks };
+    }),
+  );
   return st;
 }
 
-const isqrt = (v) => { if (v < 2n) return v; let x = BigInt(Math.floor(Math.sqrt(Number(v)))); while (x * x > v) x--; while ((x + 1n) * (x + 1n) <= v) x++; return x; };
+const isqrt = (v) => {
+  if (v < 2n) return v;
+  let x = BigInt(Math.floor(Math.sqrt(Number(v))));
+  while (x * x > v) x--;
+  while ((x + 1n) * (x + 1n) <= v) x++;
+  return x;
+};
 
 let nameCounter = 0;
 /**
@@ -633,7 +881,8 @@ function generate(st, batch) {
   };
   const gens = {
     coin: () => {
-      const f = withCoin(200000n); if (!f.length) return null;
+      const f = withCoin(200000n);
+      if (!f.length) return null;
       const i = pick(f);
       const newAcc = [...Array(n).keys()].find((k) => !accounts[k].known);
       const to = newAcc !== undefined && newAcc !== i && chance(0.5) ? newAcc : pick(others(i));
@@ -643,7 +892,8 @@ function generate(st, batch) {
     },
     assetCreate: () => {
       if (assets.length + batch.filter((b) => b.kind === 'assetCreate').length >= 4) return null;
-      const f = withCoin(0n); if (!f.length) return null;
+      const f = withCoin(0n);
+      if (!f.length) return null;
       const i = pick(f);
       const decimals = pick([0, 1, 2, 3, 4, 6, 8, 8, 12, 18]);
       let supply;
@@ -654,7 +904,14 @@ function generate(st, batch) {
       else supply = BigInt(rint(1000, 5000000)) * 10n ** BigInt(decimals);
       const name = `${'ABCDEFGHJKMNPQRSTUVWXYZ'[rint(0, 22)]}${String.fromCharCode(65 + (SEED % 26))}${(nameCounter++).toString(36).toUpperCase()}`.slice(0, 5);
       st.coin[i] -= fee;
-      return { kind: 'assetCreate', from: i, name, decimals, supply, payload: { type: 'assetCreation', supply, precision: decimals, name: S.assetNameBytes(name) } };
+      return {
+        kind: 'assetCreate',
+        from: i,
+        name,
+        decimals,
+        supply,
+        payload: { type: 'assetCreation', supply, precision: decimals, name: S.assetNameBytes(name) },
+      };
     },
     assetTransfer: () => tokenTransfer(false),
     sharesTransfer: () => tokenTransfer(true),
@@ -673,7 +930,8 @@ function generate(st, batch) {
       const c = [];
       for (const [h, o] of sent) if (o.type === 'limitSwap' && o.mined && !st.orders[o.from].includes(h) && st.coin[o.from] >= fee && !o.canceled) c.push(h);
       if (!c.length) return null;
-      const h = pick(c), o = sent.get(h);
+      const h = pick(c),
+        o = sent.get(h);
       st.coin[o.from] -= fee;
       o.canceled = true;
       return { kind: 'cancelFilled', from: o.from, cancels: h, payload: { type: 'cancelation', cancelHeight: o.pinHeight, cancelNonceId: o.nonceId } };
@@ -682,7 +940,11 @@ function generate(st, batch) {
     depositMore: () => deposit(false),
     withdraw: () => {
       const c = [];
-      assets.forEach((as, j) => holders(st.shares, j).forEach((i) => { if (st.coin[i] >= fee && poolOk(j) && untouched(i, j) && !batch.some((b) => b.asset === j && b.kind === 'withdraw')) c.push([i, j]); }));
+      assets.forEach((as, j) =>
+        holders(st.shares, j).forEach((i) => {
+          if (st.coin[i] >= fee && poolOk(j) && untouched(i, j) && !batch.some((b) => b.asset === j && b.kind === 'withdraw')) c.push([i, j]);
+        }),
+      );
       if (!c.length) return null;
       const [i, j] = pick(c);
       const m = st.markets[j];
@@ -690,21 +952,33 @@ function generate(st, batch) {
       // Both payouts well above 0, and never the whole pool.
       if (shares >= m.shares) shares = m.shares / 2n;
       if ((shares * m.base) / m.shares < 100n || (shares * m.quote) / m.shares < 100n) return null;
-      st.shares[i][j] -= shares; st.coin[i] -= fee;
+      st.shares[i][j] -= shares;
+      st.coin[i] -= fee;
       return { kind: 'withdraw', from: i, asset: j, payload: { type: 'liquidityWithdrawal', assetHash: Buffer.from(assets[j].hash, 'hex'), shares } };
     },
   };
   function tokenTransfer(isLiquidity) {
     const arr = isLiquidity ? st.shares : st.asset;
     const c = [];
-    assets.forEach((as, j) => holders(arr, j).forEach((i) => { if (st.coin[i] >= fee && untouched(i, j)) c.push([i, j]); }));
+    assets.forEach((as, j) =>
+      holders(arr, j).forEach((i) => {
+        if (st.coin[i] >= fee && untouched(i, j)) c.push([i, j]);
+      }),
+    );
     if (!c.length) return null;
     const [i, j] = pick(c);
     const to = pick(others(i).filter((k) => accounts[k].known)); // a new account is made by a coin transfer
     if (to === undefined) return null;
     const amount = chance(0.1) ? arr[i][j] : part(arr[i][j], 0.01, 0.5) || 1n;
-    arr[i][j] -= amount; st.coin[i] -= fee;
-    return { kind: isLiquidity ? 'sharesTransfer' : 'assetTransfer', from: i, to, asset: j, payload: { type: 'tokenTransfer', assetHash: Buffer.from(assets[j].hash, 'hex'), isLiquidity, toAddress: accounts[to].raw, amount } };
+    arr[i][j] -= amount;
+    st.coin[i] -= fee;
+    return {
+      kind: isLiquidity ? 'sharesTransfer' : 'assetTransfer',
+      from: i,
+      to,
+      asset: j,
+      payload: { type: 'tokenTransfer', assetHash: Buffer.from(assets[j].hash, 'hex'), isLiquidity, toAddress: accounts[to].raw, amount },
+    };
   }
   function order(isBuy) {
     const c = [];
@@ -717,7 +991,8 @@ function generate(st, batch) {
     });
     if (!c.length) return null;
     const [i, j] = pick(c);
-    const m = st.markets[j], as = assets[j];
+    const m = st.markets[j],
+      as = assets[j];
     // The reference price: the pool's; half to twice it, or across the best opposite order (the
     // pool is then moved to that order's price first: enough is spent to get there and beyond).
     const poolPrice = Number(m.quote) / Number(m.base);
@@ -731,12 +1006,19 @@ function generate(st, batch) {
     let amount;
     if (isBuy) {
       amount = part(st.coin[i] - fee, 0.02, 0.35) || 1n;
-      if (crossing) { const need = toLimit(m.quote, rawOfPrice(limit) / poolPrice) + 1n; amount = need < st.coin[i] - fee ? need : st.coin[i] - fee; }
+      if (crossing) {
+        const need = toLimit(m.quote, rawOfPrice(limit) / poolPrice) + 1n;
+        amount = need < st.coin[i] - fee ? need : st.coin[i] - fee;
+      }
       st.coin[i] -= amount + fee;
     } else {
       amount = chance(0.1) ? st.asset[i][j] : part(st.asset[i][j], 0.01, 0.4) || 1n;
-      if (crossing) { const need = toLimit(m.base, poolPrice / rawOfPrice(limit)) + 1n; amount = need < st.asset[i][j] ? need : st.asset[i][j]; }
-      st.asset[i][j] -= amount; st.coin[i] -= fee;
+      if (crossing) {
+        const need = toLimit(m.base, poolPrice / rawOfPrice(limit)) + 1n;
+        amount = need < st.asset[i][j] ? need : st.asset[i][j];
+      }
+      st.asset[i][j] -= amount;
+      st.coin[i] -= fee;
     }
     (isBuy ? m.bids : m.asks).push(rawOfPrice(limit));
     return { kind: isBuy ? 'buy' : 'sell', from: i, asset: j, payload: { type: 'limitSwap', assetHash: Buffer.from(as.hash, 'hex'), isBuy, amount, limit } };
@@ -746,22 +1028,40 @@ function generate(st, batch) {
     assets.forEach((as, j) => {
       const empty = st.markets[j].base === 0n && st.markets[j].quote === 0n;
       if (empty !== first || batch.some((b) => b.asset === j && (b.kind === 'depositFirst' || b.kind === 'withdraw'))) return;
-      holders(st.asset, j).forEach((i) => { if (st.coin[i] >= fee + 1000000n && untouched(i, j)) c.push([i, j]); });
+      holders(st.asset, j).forEach((i) => {
+        if (st.coin[i] >= fee + 1000000n && untouched(i, j)) c.push([i, j]);
+      });
     });
     if (!c.length) return null;
     const [i, j] = pick(c);
     const m = st.markets[j];
     const base = part(st.asset[i][j], 0.05, 0.5) || 1n;
     let quote;
-    if (!first && chance(0.7)) quote = (base * m.quote) / m.base; // about the pool's ratio
+    if (!first && chance(0.7))
+      quote = (base * m.quote) / m.base; // about the pool's ratio
     else quote = part(st.coin[i] - fee, 0.05, 0.4);
     if (quote > st.coin[i] - fee) quote = st.coin[i] - fee;
     // Shares minted, well above 0: sqrt of the product at least 10^4 for a first deposit, at least
     // 1 % of the pool's shares for a later one (other transactions of the block move the pool a little).
-    if (first ? isqrt(base * quote) < 10000n : m.shares === 0n || (m.shares * isqrt((m.base + base) * (m.quote + quote))) / isqrt(m.base * m.quote) - m.shares < m.shares / 100n + 1n) return null;
-    st.asset[i][j] -= base; st.coin[i] -= quote + fee;
-    if (first) { m.base = base; m.quote = quote; m.shares = isqrt(base * quote); }
-    return { kind: first ? 'depositFirst' : 'depositMore', from: i, asset: j, payload: { type: 'liquidityDeposit', assetHash: Buffer.from(assets[j].hash, 'hex'), base, quote } };
+    if (
+      first
+        ? isqrt(base * quote) < 10000n
+        : m.shares === 0n || (m.shares * isqrt((m.base + base) * (m.quote + quote))) / isqrt(m.base * m.quote) - m.shares < m.shares / 100n + 1n
+    )
+      return null;
+    st.asset[i][j] -= base;
+    st.coin[i] -= quote + fee;
+    if (first) {
+      m.base = base;
+      m.quote = quote;
+      m.shares = isqrt(base * quote);
+    }
+    return {
+      kind: first ? 'depositFirst' : 'depositMore',
+      from: i,
+      asset: j,
+      payload: { type: 'liquidityDeposit', assetHash: Buffer.from(assets[j].hash, 'hex'), base, quote },
+    };
   }
   /**
    * Until orders have crossed each other in a match: a sell a little below the pool's price and, from
@@ -792,23 +1092,55 @@ function generate(st, batch) {
     const amount = part(st.asset[i][j], 0.05, 0.3) || 1n;
     const value = (amount * m.quote) / m.base;
     if (value < 100000n) return null;
-    st.asset[i][j] -= amount; st.coin[i] -= fee;
+    st.asset[i][j] -= amount;
+    st.coin[i] -= fee;
     const poolPrice = Number(m.quote) / Number(m.base);
     return {
-      kind: 'sell', from: i, asset: j, crossPair: true, value, poolPrice,
+      kind: 'sell',
+      from: i,
+      asset: j,
+      crossPair: true,
+      value,
+      poolPrice,
       payload: { type: 'limitSwap', assetHash: Buffer.from(assets[j].hash, 'hex'), isBuy: false, amount, limit: priceBytes(poolPrice * 0.9) },
     };
   }
-  if (st.partial.size) { const t = partialCancel(); if (t) return t; }
-  if (!coverage.crossBook && (batch.some((b) => b.crossPair) || chance(0.5))) { const t = crossPair(); if (t) return t; }
+  if (st.partial.size) {
+    const t = partialCancel();
+    if (t) return t;
+  }
+  if (!coverage.crossBook && (batch.some((b) => b.crossPair) || chance(0.5))) {
+    const t = crossPair();
+    if (t) return t;
+  }
   // Uncovered kinds first, then weighted random kinds.
-  const weights = { coin: 3, assetCreate: assets.length < 2 ? 4 : 0.4, assetTransfer: 2, sharesTransfer: 1.2, buy: 5, sell: 5, cancelResting: 1.5, cancelFilled: 0.8, depositFirst: 3, depositMore: 1.5, withdraw: 1.2 };
+  const weights = {
+    coin: 3,
+    assetCreate: assets.length < 2 ? 4 : 0.4,
+    assetTransfer: 2,
+    sharesTransfer: 1.2,
+    buy: 5,
+    sell: 5,
+    cancelResting: 1.5,
+    cancelFilled: 0.8,
+    depositFirst: 3,
+    depositMore: 1.5,
+    withdraw: 1.2,
+  };
   const uncovered = Object.keys(gens).filter((k) => coverage[k] === 0 && !batch.some((b) => b.kind === k));
-  for (const k of uncovered.sort(() => rnd() - 0.5)) if (chance(0.6)) { const r = gens[k](); if (r) return r; }
+  for (const k of uncovered.sort(() => rnd() - 0.5))
+    if (chance(0.6)) {
+      const r = gens[k]();
+      if (r) return r;
+    }
   for (let tries = 0; tries < 12; tries++) {
     const total = Object.values(weights).reduce((x, y) => x + y, 0);
-    let r = rnd() * total, k;
-    for (k of Object.keys(weights)) { r -= weights[k]; if (r <= 0) break; }
+    let r = rnd() * total,
+      k;
+    for (k of Object.keys(weights)) {
+      r -= weights[k];
+      if (r <= 0) break;
+    }
     const t = gens[k]();
     if (t) return t;
   }
@@ -839,8 +1171,15 @@ async function submit(t, pins) {
   const r2 = await http(other(node), 'POST', '/transaction/add', body);
   comparisons++;
   if (codeOf(r2.json) !== codeOf(r.json)) {
-    reportEvent(`POST /transaction/add ${t.kind} refused by one`, `POST /transaction/add (${t.kind} ${hash}) refused by ${node.name} only\n  ${node.name}: ${r.text}\n  ${other(node).name}: ${r2.text}\n  body: ${body}`);
-    if (codeOf(r2.json) === 0) { rec.node = other(node).name; sent.set(hash, rec); return rec; }
+    reportEvent(
+      `POST /transaction/add ${t.kind} refused by one`,
+      `POST /transaction/add (${t.kind} ${hash}) refused by ${node.name} only\n  ${node.name}: ${r.text}\n  ${other(node).name}: ${r2.text}\n  body: ${body}`,
+    );
+    if (codeOf(r2.json) === 0) {
+      rec.node = other(node).name;
+      sent.set(hash, rec);
+      return rec;
+    }
   } else {
     refusedSame++;
     vsay(`  refused by both: ${r.text} | ${r2.text}`);
@@ -852,13 +1191,18 @@ async function submit(t, pins) {
 async function waitRelayed(recs) {
   const missing = new Set(recs);
   for (const t0 = Date.now(); missing.size && Date.now() - t0 < 20000; await sleep(200)) {
-    await Promise.all([...missing].map(async (t) => {
-      const [o, r] = await Promise.all([get(OURS, `/transaction/lookup/${t.hash}`), get(REF, `/transaction/lookup/${t.hash}`)]);
-      if (codeOf(o.json) === 0 && codeOf(r.json) === 0) missing.delete(t);
-    }));
+    await Promise.all(
+      [...missing].map(async (t) => {
+        const [o, r] = await Promise.all([get(OURS, `/transaction/lookup/${t.hash}`), get(REF, `/transaction/lookup/${t.hash}`)]);
+        if (codeOf(o.json) === 0 && codeOf(r.json) === 0) missing.delete(t);
+      }),
+    );
   }
   for (const t of missing) {
-    reportEvent(`relay ${t.node} → other`, `relay: ${t.kind} ${t.hash} submitted to ${t.node} did not reach ${other(NODES.find((x) => x.name === t.node)).name} in 20 s\n  body: ${t.body}`);
+    reportEvent(
+      `relay ${t.node} → other`,
+      `relay: ${t.kind} ${t.hash} submitted to ${t.node} did not reach ${other(NODES.find((x) => x.name === t.node)).name} in 20 s\n  body: ${t.body}`,
+    );
   }
 }
 
@@ -871,28 +1215,60 @@ function questions(height, blockTxs, pendingTxs) {
   const earlier = [...sent.values()].filter((t) => t.type === 'limitSwap' && t.mined && t.mined < height && !blockTxs.includes(t.hash));
   for (const t of earlier.slice(-40)) q.push(`/transaction/lookup/${t.hash}`);
   for (const a of accounts) {
-    q.push(`/account/${a.address}/wart_balance`, `/account/${a.address}/open_orders`, `/account/${a.address}/mempool`, `/account/${a.address}/history/1000000000`);
-    for (const as of assets) q.push(`/account/${a.address}/balance/asset:${as.hash}`, `/account/${a.address}/balance/liquidity:${as.hash}`, `/account/${a.address}/open_orders/${as.hash}`);
+    q.push(
+      `/account/${a.address}/wart_balance`,
+      `/account/${a.address}/open_orders`,
+      `/account/${a.address}/mempool`,
+      `/account/${a.address}/history/1000000000`,
+    );
+    for (const as of assets)
+      q.push(
+        `/account/${a.address}/balance/asset:${as.hash}`,
+        `/account/${a.address}/balance/liquidity:${as.hash}`,
+        `/account/${a.address}/open_orders/${as.hash}`,
+      );
   }
-  for (const as of assets) q.push(`/dex/market/${as.hash}`, `/asset/lookup/${as.hash}`, `/account/richlist/asset:${as.hash}`, `/account/richlist/liquidity:${as.hash}`);
+  for (const as of assets)
+    q.push(`/dex/market/${as.hash}`, `/asset/lookup/${as.hash}`, `/account/richlist/asset:${as.hash}`, `/account/richlist/liquidity:${as.hash}`);
   return q;
 }
 async function compareAll(label, paths) {
   const queue = [...paths];
-  await Promise.all([0, 1, 2, 3].map(async () => { while (queue.length) await compareRoute(label, queue.shift()); }));
+  await Promise.all(
+    [0, 1, 2, 3].map(async () => {
+      while (queue.length) await compareRoute(label, queue.shift());
+    }),
+  );
 }
 const probesDone = { n: 0 };
 /** Answers about things that do not exist (error codes and texts). */
 async function probes(label) {
-  const fresh = S.formatAddress(createHash('sha256').update(`defi-diff probe ${SEED} ${probesDone.n++}`).digest().subarray(0, 20));
+  const fresh = S.formatAddress(
+    createHash('sha256')
+      .update(`defi-diff probe ${SEED} ${probesDone.n++}`)
+      .digest()
+      .subarray(0, 20),
+  );
   const h = (await head(OURS)).height;
   const unknownHash = createHash('sha256').update(`unknown ${SEED}`).digest('hex');
   const paths = [
-    `/account/${fresh}/open_orders`, `/account/${fresh}/wart_balance`, `/account/${fresh}/mempool`, `/account/${fresh}/history/1000000000`,
-    `/account/${'0'.repeat(48)}/open_orders`, `/dex/market/${unknownHash}`, `/asset/lookup/${unknownHash}`, `/transaction/lookup/${unknownHash}`,
-    `/chain/block/${h + 5}`, `/account/richlist/asset:${unknownHash}`,
+    `/account/${fresh}/open_orders`,
+    `/account/${fresh}/wart_balance`,
+    `/account/${fresh}/mempool`,
+    `/account/${fresh}/history/1000000000`,
+    `/account/${'0'.repeat(48)}/open_orders`,
+    `/dex/market/${unknownHash}`,
+    `/asset/lookup/${unknownHash}`,
+    `/transaction/lookup/${unknownHash}`,
+    `/chain/block/${h + 5}`,
+    `/account/richlist/asset:${unknownHash}`,
   ];
-  if (assets.length) paths.push(`/account/${fresh}/balance/asset:${assets[0].hash}`, `/account/${fresh}/balance/liquidity:${assets[0].hash}`, `/account/${fresh}/open_orders/${assets[0].hash}`);
+  if (assets.length)
+    paths.push(
+      `/account/${fresh}/balance/asset:${assets[0].hash}`,
+      `/account/${fresh}/balance/liquidity:${assets[0].hash}`,
+      `/account/${fresh}/open_orders/${assets[0].hash}`,
+    );
   await compareAll(label, paths);
 }
 
@@ -929,7 +1305,8 @@ async function main() {
   say(`defi-diff: seed ${SEED}, ${TXS} transactions, direction ${DIRECTION}, ${N_ACCOUNTS} accounts, work ${work}`);
   S = await loadSigner();
   for (let i = 0; i < N_ACCOUNTS; i++) {
-    const sk = keyOf(i), raw = S.addressOfPrivateKey(sk);
+    const sk = keyOf(i),
+      raw = S.addressOfPrivateKey(sk);
     accounts.push({ sk, raw, address: S.formatAddress(raw), known: false });
   }
   vsay(`accounts: ${accounts.map((a, i) => `#${i} ${a.address}`).join(', ')}`);
@@ -938,7 +1315,10 @@ async function main() {
   const docLines = existsSync(docPath) ? readFileSync(docPath, 'utf8').split('\n') : [];
   for (const k of KNOWN) {
     const n = docLines.findIndex((l) => l.includes(k.tag));
-    if (n < 0) { console.error(`defi-diff: known entry ${k.id} names "${k.tag}", which ${DOC} lacks`); process.exit(2); }
+    if (n < 0) {
+      console.error(`defi-diff: known entry ${k.id} names "${k.tag}", which ${DOC} lacks`);
+      process.exit(2);
+    }
     k.line = `${DOC}:${n + 1}`;
   }
 
@@ -950,13 +1330,23 @@ async function main() {
   const afterBlock = async (label, pending = []) => {
     const synced = await waitSynced();
     if (synced.diverged) {
-      reportEvent('chain head', `chain: the nodes did not agree on a head within 60 s after ${label}: ours ${JSON.stringify(synced.ours)} ref ${JSON.stringify(synced.ref)}`);
+      reportEvent(
+        'chain head',
+        `chain: the nodes did not agree on a head within 60 s after ${label}: ours ${JSON.stringify(synced.ours)} ref ${JSON.stringify(synced.ref)}`,
+      );
       return false;
     }
     blocks++;
     chainHeight = synced.height;
     const txs = await recordMined(synced.height);
-    await compareAll(`after ${label} (height ${synced.height})`, questions(synced.height, txs, pending.filter((t) => !t.mined)));
+    await compareAll(
+      `after ${label} (height ${synced.height})`,
+      questions(
+        synced.height,
+        txs,
+        pending.filter((t) => !t.mined),
+      ),
+    );
     return true;
   };
   for (let i = 0; i < 2 * (N_ACCOUNTS - 1); i++) {
@@ -976,8 +1366,12 @@ async function main() {
   while ((minedTxs() < TXS || !covered()) && round < 3 * TXS) {
     round++;
     if (round % 10 === 0) {
-      const missing = Object.entries(coverage).filter(([, v]) => v === 0).map(([k]) => k);
-      say(`progress: round ${round}, height ${chainHeight}, ${minedTxs()} transactions in blocks, ${diffCount} differences${missing.length ? `, not yet: ${missing.join(' ')}` : ''}`);
+      const missing = Object.entries(coverage)
+        .filter(([, v]) => v === 0)
+        .map(([k]) => k);
+      say(
+        `progress: round ${round}, height ${chainHeight}, ${minedTxs()} transactions in blocks, ${diffCount} differences${missing.length ? `, not yet: ${missing.join(' ')}` : ''}`,
+      );
     }
     const pins = {};
     for (const node of NODES) pins[node.name] = await head(node);
@@ -988,9 +1382,15 @@ async function main() {
     st.fee = S.fee16Decode(pins.feeCode + 30);
     const want = rint(1, 6);
     const batch = [];
-    for (let k = 0; k < want; k++) { const t = generate(st, batch); if (t) batch.push(t); }
+    for (let k = 0; k < want; k++) {
+      const t = generate(st, batch);
+      if (t) batch.push(t);
+    }
     const accepted = [];
-    for (const t of batch) { const rec = await submit(t, pins); if (rec) accepted.push(rec); }
+    for (const t of batch) {
+      const rec = await submit(t, pins);
+      if (rec) accepted.push(rec);
+    }
     await waitRelayed(accepted);
     // The pending side, before mining.
     const pending = [...sent.values()].filter((t) => !t.mined);
@@ -1018,7 +1418,8 @@ async function main() {
       comparisons++;
       const [o, r] = [appendAnswers.get('ours'), appendAnswers.get('ref')];
       vsay(`POST /chain/append success: ours ${o}, ref ${r}`);
-      if (sortedJson(parseJson(o)) !== sortedJson(parseJson(r))) reportEvent('POST /chain/append success', `POST /chain/append success\n  ours: ${o}\n  ref:  ${r}`);
+      if (sortedJson(parseJson(o)) !== sortedJson(parseJson(r)))
+        reportEvent('POST /chain/append success', `POST /chain/append success\n  ours: ${o}\n  ref:  ${r}`);
     }
   }
   await probes('probes at end');
@@ -1033,15 +1434,23 @@ async function main() {
 function finish() {
   finished = true;
   const t = (k) => minedByType[k] ?? 0;
-  const cov = Object.entries(coverage).filter(([, v]) => v === 0).map(([k]) => k);
-  for (const [id, n] of knownSeen) { const k = KNOWN.find((e) => e.id === id); say(`known: ${id} ×${n} (${k.line})`); }
+  const cov = Object.entries(coverage)
+    .filter(([, v]) => v === 0)
+    .map(([k]) => k);
+  for (const [id, n] of knownSeen) {
+    const k = KNOWN.find((e) => e.id === id);
+    say(`known: ${id} ×${n} (${k.line})`);
+  }
   for (const [k, v] of diffRoutes) say(`differences: ${k} ×${v}`);
   if (cov.length) say(`not covered: ${cov.join(', ')}`);
   const ok = diffCount === 0 && cov.length === 0;
-  const types = `wartTransfer=${t('coinTransfer')} assetCreation=${t('assetCreation')} tokenTransfer=${t('tokenTransfer')} (asset ${coverage.assetTransfer}, shares ${coverage.sharesTransfer}) ` +
+  const types =
+    `wartTransfer=${t('coinTransfer')} assetCreation=${t('assetCreation')} tokenTransfer=${t('tokenTransfer')} (asset ${coverage.assetTransfer}, shares ${coverage.sharesTransfer}) ` +
     `limitSwap=${t('limitSwap')} (buy ${coverage.buy}, sell ${coverage.sell}) cancelation=${t('cancelation')} (resting ${coverage.cancelResting}, filled ${coverage.cancelFilled}) ` +
     `liquidityDeposit=${t('liquidityDeposit')} (first ${coverage.depositFirst}) liquidityWithdrawal=${t('liquidityWithdrawal')}`;
-  say(`SUMMARY defi-diff seed=${SEED} direction=${DIRECTION} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocks} txs=${Object.values(minedByType).reduce((a, b) => a + b, 0)} [${types}] refused-by-both=${refusedSame} comparisons=${comparisons} known=${knownCount} differences=${diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`);
+  say(
+    `SUMMARY defi-diff seed=${SEED} direction=${DIRECTION} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocks} txs=${Object.values(minedByType).reduce((a, b) => a + b, 0)} [${types}] refused-by-both=${refusedSame} comparisons=${comparisons} known=${knownCount} differences=${diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`,
+  );
   if (opt.hold) {
     say(`holding: ours http://${OURS.rpc} (log ${join(work, 'ours.log')}), ref http://${REF.rpc} (HOME ${join(work, 'ref-home')}); Ctrl-C ends`);
     return;
@@ -1051,4 +1460,8 @@ function finish() {
   process.exit(ok ? 0 : 1);
 }
 
-main().catch((e) => { say(`defi-diff: ${e.stack ?? e}`); diffCount++; finish(); });
+main().catch((e) => {
+  say(`defi-diff: ${e.stack ?? e}`);
+  diffCount++;
+  finish();
+});

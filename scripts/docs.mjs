@@ -7,8 +7,14 @@ import { pathToFileURL } from 'node:url';
 
 const outfile = 'dist/docs.mjs';
 await build({
-  entryPoints: ['scripts/docs/index.ts'], outfile, bundle: true, platform: 'node', format: 'esm',
-  target: 'node20', packages: 'external', define: { __COMMIT__: '"docs"' },
+  entryPoints: ['scripts/docs/index.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  define: { __COMMIT__: '"docs"' },
 });
 const { apiDoc, architectureDoc } = await import(pathToFileURL(outfile).href);
 await mkdir('docs', { recursive: true });

@@ -17,74 +17,152 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleChainMaker } from './sidebyside/chain.mjs';
 
-const PORT_FROM = 45200, PORT_TO = 45999;
+const PORT_FROM = 45200,
+  PORT_TO = 45999;
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUR_DIR = process.env.OUR_DIR ?? join(HERE, '..');
 const REF_WORK = process.env.REF_WORK ?? join(process.env.TMPDIR ?? '/tmp', 'warthog-ref');
-const EMPTY = Number(process.env.EMPTY ?? 20000), FULL = Number(process.env.FULL ?? 60), ROUNDS = Number(process.env.ROUNDS ?? 3);
+const EMPTY = Number(process.env.EMPTY ?? 20000),
+  FULL = Number(process.env.FULL ?? 60),
+  ROUNDS = Number(process.env.ROUNDS ?? 3);
 const RECEIVERS = (process.env.RECEIVERS ?? 'ours,ref08,ref10').split(',');
 const BIN = { ref08: join(REF_WORK, 'regtest-0.8/build/src/node/wart-node'), ref10: join(REF_WORK, 'regtest/build/src/node/wart-node') };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Local ports held by any socket, also in TIME-WAIT (a reference cannot bind those; loopback
  *  connections take ephemeral ports in our range). */
-const busyPorts = () => new Set(['/proc/net/tcp', '/proc/net/tcp6'].flatMap((f) => { try { return readFileSync(f, 'utf8').split('\n').slice(1); } catch { return []; } })
-  .map((l) => l.trim().split(/\s+/)[1]).filter(Boolean).map((a) => parseInt(a.split(':').pop(), 16)));
+const busyPorts = () =>
+  new Set(
+    ['/proc/net/tcp', '/proc/net/tcp6']
+      .flatMap((f) => {
+        try {
+          return readFileSync(f, 'utf8').split('\n').slice(1);
+        } catch {
+          return [];
+        }
+      })
+      .map((l) => l.trim().split(/\s+/)[1])
+      .filter(Boolean)
+      .map((a) => parseInt(a.split(':').pop(), 16)),
+  );
 let nextPort = PORT_FROM;
 /** The next port of our range no socket holds. */
 function freePort() {
   const busy = busyPorts();
-  for (let i = 0; i < 900; i++) { const p = nextPort++; if (nextPort > PORT_TO) nextPort = PORT_FROM; if (!busy.has(p)) return p; }
+  for (let i = 0; i < 900; i++) {
+    const p = nextPort++;
+    if (nextPort > PORT_TO) nextPort = PORT_FROM;
+    if (!busy.has(p)) return p;
+  }
   throw new Error('no free port');
 }
 const kids = [];
-process.on('exit', () => { for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); });
+process.on('exit', () => {
+  for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
 const work = mkdtempSync(join(tmpdir(), 'ibd-'));
 const makeChain = bundleChainMaker(OUR_DIR);
 const TICK = 100; // clock ticks per second (getconf CLK_TCK on Linux)
-const cpuSeconds = (pid) => { try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / TICK; } catch { return NaN; } };
-const rssMB = (pid) => { try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024; } catch { return NaN; } };
+const cpuSeconds = (pid) => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICK;
+  } catch {
+    return NaN;
+  }
+};
+const rssMB = (pid) => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+};
 
 async function head(url) {
-  try { const j = await (await fetch(url + '/chain/head', { signal: AbortSignal.timeout(2000) })).json(); const h = j.data?.chainHead ?? j.data; return h.height; } catch { return -1; }
+  try {
+    const j = await (await fetch(url + '/chain/head', { signal: AbortSignal.timeout(2000) })).json();
+    const h = j.data?.chainHead ?? j.data;
+    return h.height;
+  } catch {
+    return -1;
+  }
 }
 function start(label, cmd, args, env = {}) {
   const fd = openSync(join(work, `${label}-${kids.length}.log`), 'a');
-  const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] }); c.label = label; kids.push(c); return c;
+  const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  c.label = label;
+  kids.push(c);
+  return c;
 }
 async function stop(c) {
   if (!c || c.exitCode !== null || c.signalCode !== null) return;
-  c.kill('SIGTERM'); for (let i = 0; i < 100 && c.exitCode === null && c.signalCode === null; i++) await sleep(100);
+  c.kill('SIGTERM');
+  for (let i = 0; i < 100 && c.exitCode === null && c.signalCode === null; i++) await sleep(100);
   if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 }
-async function waitUp(url, c) { for (let i = 0; i < 300; i++) { if (c.exitCode !== null || c.signalCode !== null) throw new Error(`${c.label} exited`); if (await head(url) >= 0) return; await sleep(100); } throw new Error(`${c.label} not up`); }
+async function waitUp(url, c) {
+  for (let i = 0; i < 300; i++) {
+    if (c.exitCode !== null || c.signalCode !== null) throw new Error(`${c.label} exited`);
+    if ((await head(url)) >= 0) return;
+    await sleep(100);
+  }
+  throw new Error(`${c.label} not up`);
+}
 
 const results = {}; // kind -> who -> [{rate, cpu, rss}]
 async function round(dir, n, kind) {
-  const aRpc = freePort(), aP2p = freePort();
-  const a = start('A', process.execPath, [join(OUR_DIR, 'dist', 'node.mjs'), '--regtest', `--rpc=127.0.0.1:${aRpc}`, `--bind=127.0.0.1:${aP2p}`, `--datadir=${dir}`]);
+  const aRpc = freePort(),
+    aP2p = freePort();
+  const a = start('A', process.execPath, [
+    join(OUR_DIR, 'dist', 'node.mjs'),
+    '--regtest',
+    `--rpc=127.0.0.1:${aRpc}`,
+    `--bind=127.0.0.1:${aP2p}`,
+    `--datadir=${dir}`,
+  ]);
   await waitUp(`http://127.0.0.1:${aRpc}`, a);
-  if (await head(`http://127.0.0.1:${aRpc}`) !== n) throw new Error('A did not load the chain');
+  if ((await head(`http://127.0.0.1:${aRpc}`)) !== n) throw new Error('A did not load the chain');
   for (const who of RECEIVERS) {
-    const rpc = freePort(), p2p = freePort();
+    const rpc = freePort(),
+      p2p = freePort();
     const url = `http://127.0.0.1:${rpc}`;
     const t0 = performance.now();
     let c;
-    if (who === 'ours') c = start(who, process.execPath, [join(OUR_DIR, 'dist', 'node.mjs'), '--regtest', `--rpc=127.0.0.1:${rpc}`, `--bind=127.0.0.1:${p2p}`, `--datadir=${mkdtempSync(join(work, 'b-'))}`, `--connect=127.0.0.1:${aP2p}`]);
+    if (who === 'ours')
+      c = start(who, process.execPath, [
+        join(OUR_DIR, 'dist', 'node.mjs'),
+        '--regtest',
+        `--rpc=127.0.0.1:${rpc}`,
+        `--bind=127.0.0.1:${p2p}`,
+        `--datadir=${mkdtempSync(join(work, 'b-'))}`,
+        `--connect=127.0.0.1:${aP2p}`,
+      ]);
     else {
-      if (!existsSync(BIN[who])) { console.log(`${kind} ${n} ${who}: binary missing`); continue; }
-      const home = mkdtempSync(join(work, 'h-')); mkdirSync(join(home, '.warthog'));
+      if (!existsSync(BIN[who])) {
+        console.log(`${kind} ${n} ${who}: binary missing`);
+        continue;
+      }
+      const home = mkdtempSync(join(work, 'h-'));
+      mkdirSync(join(home, '.warthog'));
       c = start(who, BIN[who], ['--testnet', `--rpc=127.0.0.1:${rpc}`, `--bind=127.0.0.1:${p2p}`, `--connect=127.0.0.1:${aP2p}`], { HOME: home });
     }
-    let h = -1, s = null;
+    let h = -1,
+      s = null;
     const deadline = Date.now() + 900000;
     while (Date.now() < deadline) {
       if (c.exitCode !== null || c.signalCode !== null) break;
       h = await head(url);
-      if (h >= n) { s = (performance.now() - t0) / 1000; break; }
+      if (h >= n) {
+        s = (performance.now() - t0) / 1000;
+        break;
+      }
       await sleep(25);
     }
-    const cpu = cpuSeconds(c.pid), rss = rssMB(c.pid);
-    console.log(`${kind} ${n} ${who}: ${s === null ? `FAILED at height ${h}` : `${s.toFixed(2)} s, ${(n / s).toFixed(1)} blocks/s, ${cpu.toFixed(1)} CPU s, RSS ${rss.toFixed(0)} MB`}`);
+    const cpu = cpuSeconds(c.pid),
+      rss = rssMB(c.pid);
+    console.log(
+      `${kind} ${n} ${who}: ${s === null ? `FAILED at height ${h}` : `${s.toFixed(2)} s, ${(n / s).toFixed(1)} blocks/s, ${cpu.toFixed(1)} CPU s, RSS ${rss.toFixed(0)} MB`}`,
+    );
     if (s !== null) ((results[kind] ??= {})[who] ??= []).push({ rate: n / s, cpu, rss });
     await stop(c);
   }
@@ -97,15 +175,28 @@ for (let r = 0; r < ROUNDS; r++) {
   if (empty) await round(empty, EMPTY, `empty`);
   if (full) await round(full, FULL, `full353`);
 }
-const fmt = (xs, f, d = 0) => { if (!xs?.length) return '—'; const v = xs.map(f).sort((p, q) => p - q); return v[0] === v[v.length - 1] ? v[0].toFixed(d) : `${v[0].toFixed(d)}–${v[v.length - 1].toFixed(d)}`; };
-const median = (xs, f) => { const v = xs.map(f).sort((p, q) => p - q); return v[Math.floor(v.length / 2)]; };
+const fmt = (xs, f, d = 0) => {
+  if (!xs?.length) return '—';
+  const v = xs.map(f).sort((p, q) => p - q);
+  return v[0] === v[v.length - 1] ? v[0].toFixed(d) : `${v[0].toFixed(d)}–${v[v.length - 1].toFixed(d)}`;
+};
+const median = (xs, f) => {
+  const v = xs.map(f).sort((p, q) => p - q);
+  return v[Math.floor(v.length / 2)];
+};
 console.log(`\ninitial download side by side, ${ROUNDS} rounds alternating (range; ratio of medians)\n`);
 console.log('| chain | ours blocks/s | 0.8.20 | 0.10.3 | ratio to 0.10.3 | CPU s ours / 0.10.3 | RSS MB ours / 0.10.3 |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
-for (const [kind, n] of [['empty', EMPTY], ['full353', FULL]]) {
-  const r = results[kind]; if (!r) continue;
+for (const [kind, n] of [
+  ['empty', EMPTY],
+  ['full353', FULL],
+]) {
+  const r = results[kind];
+  if (!r) continue;
   const ratio = r.ours && r.ref10 ? (median(r.ours, (x) => x.rate) / median(r.ref10, (x) => x.rate)).toFixed(2) + '×' : '—';
-  console.log(`| ${n} ${kind === 'empty' ? 'empty blocks' : 'blocks × 353 transfers'} | ${fmt(r.ours, (x) => x.rate)} | ${fmt(r.ref08, (x) => x.rate)} | ${fmt(r.ref10, (x) => x.rate)} | **${ratio}** | ${fmt(r.ours, (x) => x.cpu, 1)} / ${fmt(r.ref10, (x) => x.cpu, 1)} | ${fmt(r.ours, (x) => x.rss)} / ${fmt(r.ref10, (x) => x.rss)} |`);
+  console.log(
+    `| ${n} ${kind === 'empty' ? 'empty blocks' : 'blocks × 353 transfers'} | ${fmt(r.ours, (x) => x.rate)} | ${fmt(r.ref08, (x) => x.rate)} | ${fmt(r.ref10, (x) => x.rate)} | **${ratio}** | ${fmt(r.ours, (x) => x.cpu, 1)} / ${fmt(r.ref10, (x) => x.cpu, 1)} | ${fmt(r.ours, (x) => x.rss)} / ${fmt(r.ref10, (x) => x.rss)} |`,
+  );
 }
 console.log(`logs in ${work}`);
 process.exit(0);

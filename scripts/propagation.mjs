@@ -30,7 +30,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const REF_WORK = process.env.REF_WORK ?? `${process.env.TMPDIR ?? '/tmp'}/warthog-ref`;
 const BIN = {
   '0.10': process.env.REF010_BIN ?? `${REF_WORK}/regtest/build/src/node/wart-node`,
-  '0.8': process.env.REF08_BIN ?? `${REF_WORK}/regtest-0.8/build/src/node/wart-node`,
+  0.8: process.env.REF08_BIN ?? `${REF_WORK}/regtest-0.8/build/src/node/wart-node`,
 };
 const OUR_BIN = process.env.OUR_BIN ?? join(ROOT, 'dist/node.mjs');
 const BLOCKS = Number(process.env.BLOCKS ?? 20);
@@ -57,13 +57,19 @@ const taken = new Set();
 /** A port in PORT_BASE … 42999 that no socket holds and this run has not handed out. */
 function freePort() {
   const used = portsInUse();
-  for (let p = PORT_BASE; p <= 42999; p++) if (!used.has(p) && !taken.has(p)) { taken.add(p); return p; }
+  for (let p = PORT_BASE; p <= 42999; p++)
+    if (!used.has(p) && !taken.has(p)) {
+      taken.add(p);
+      return p;
+    }
   throw new Error('no free port in PORT_BASE … 42999');
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const children = new Set();
-process.on('exit', () => { for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); });
+process.on('exit', () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
 process.on('SIGINT', () => process.exit(130));
 
 // Plain node:http on one keep-alive agent: polling every 10 ms over fresh connections would leave
@@ -71,12 +77,22 @@ process.on('SIGINT', () => process.exit(130));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 function request(method, url, body, ms) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, timeout: ms, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => { try { resolve(JSON.parse(Buffer.concat(chunks).toString())); } catch (e) { reject(e); } });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method, agent, timeout: ms, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString()));
+          } catch (e) {
+            reject(e);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${method} ${url}: no answer within ${ms} ms`)));
     req.on('error', reject);
     req.end(body);
@@ -128,7 +144,12 @@ async function head(n) {
 async function waitUp(n, seconds = 30) {
   for (let i = 0; i < seconds * 10; i++) {
     if (n.proc.exitCode !== null || n.proc.signalCode !== null) throw new Error(`${n.name} exited (${n.proc.exitCode ?? n.proc.signalCode})`);
-    try { await head(n); return; } catch { await sleep(100); }
+    try {
+      await head(n);
+      return;
+    } catch {
+      await sleep(100);
+    }
   }
   throw new Error(`${n.name} does not answer`);
 }
@@ -162,7 +183,11 @@ async function mineOne(n, addr) {
         if (h.height !== t.data.height) throw new Error(`${n.name}: appended ${t.data.height}, head ${h.height}`);
         return h;
       }
-      if (r.code === 89 && !prefixed) { prefixedBody.set(n, true); nonce--; continue; }
+      if (r.code === 89 && !prefixed) {
+        prefixedBody.set(n, true);
+        nonce--;
+        continue;
+      }
     }
   }
   throw new Error(`${n.name}: no block accepted`);
@@ -199,7 +224,13 @@ const closeErrors = (ref, dir) => [...new Set(refLines(ref, / closed: [A-Z]/, di
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { n: s.length, median: s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2, p90: q(0.9), max: s[s.length - 1], min: s[0] };
+  return {
+    n: s.length,
+    median: s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2,
+    p90: q(0.9),
+    max: s[s.length - 1],
+    min: s[0],
+  };
 };
 
 async function runCase(name) {
@@ -209,7 +240,10 @@ async function runCase(name) {
   mkdirSync(dir, { recursive: true });
   if (!existsSync(BIN[version])) throw new Error(`no ${version} reference binary at ${BIN[version]}`);
   const ports = new Map();
-  const p = (i) => { if (!ports.has(i)) ports.set(i, freePort()); return ports.get(i); };
+  const p = (i) => {
+    if (!ports.has(i)) ports.set(i, freePort());
+    return ports.get(i);
+  };
   let a, b;
   try {
     if (source === 'ours') {
@@ -240,14 +274,20 @@ async function runCase(name) {
       // Our node: does it hold the follower's requests back (/peers/throttled, p2p.md §3.8)?
       const throttled = a.kind === 'our' ? (await get(`${a.url}/peers/throttled`)).data.length : null;
       rows.push({ height: h.height, ms, throttled });
-      console.log(`${name}: block ${h.height} ${ms === null ? `NOT SEEN within ${BLOCK_TIMEOUT_MS / 1000} s` : `${ms.toFixed(0)} ms`}${throttled ? ` (our node throttles ${throttled} peer)` : ''}`);
+      console.log(
+        `${name}: block ${h.height} ${ms === null ? `NOT SEEN within ${BLOCK_TIMEOUT_MS / 1000} s` : `${ms.toFixed(0)} ms`}${throttled ? ` (our node throttles ${throttled} peer)` : ''}`,
+      );
       if (ms === null) break;
       await sleep(GAP_MS);
     }
     const seen = rows.filter((r) => r.ms !== null).map((r) => r.ms);
     const s = seen.length ? stats(seen) : null;
     const result = {
-      case: name, blocks: rows.length, seen: seen.length, stats: s, perBlockMs: rows.map((r) => (r.ms === null ? null : Math.round(r.ms))),
+      case: name,
+      blocks: rows.length,
+      seen: seen.length,
+      stats: s,
+      perBlockMs: rows.map((r) => (r.ms === null ? null : Math.round(r.ms))),
       blocksWhileOurNodeThrottled: rows.filter((r) => r.throttled).length,
       followerSyncedLines: refLines(b, /Synced in /, dir).slice(-5),
       sourceThrottleLines: a.kind === 'ref' ? refLines(a, /send throttled reply/, dir).length : null,
@@ -262,16 +302,31 @@ async function runCase(name) {
 
 const ALL = ['ours-0.10', 'ours-0.8', 'ref-0.10', 'ref-0.8'];
 const cases = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
-for (const c of cases) if (!ALL.includes(c)) { console.error(`unknown case ${c}; cases: ${ALL.join(' ')}`); process.exit(2); }
-if (!existsSync(OUR_BIN) && cases.some((c) => c.startsWith('ours'))) { console.error(`no bundle at ${OUR_BIN} (npm run build)`); process.exit(2); }
+for (const c of cases)
+  if (!ALL.includes(c)) {
+    console.error(`unknown case ${c}; cases: ${ALL.join(' ')}`);
+    process.exit(2);
+  }
+if (!existsSync(OUR_BIN) && cases.some((c) => c.startsWith('ours'))) {
+  console.error(`no bundle at ${OUR_BIN} (npm run build)`);
+  process.exit(2);
+}
 console.log(`logs in ${OUT}; ${BLOCKS} blocks per case, ${GAP_MS} ms apart; our bundle ${OUR_BIN}`);
 const results = [];
 for (const c of cases) {
-  try { results.push(await runCase(c)); } catch (e) { console.log(`${c}: ERROR ${e.message}`); results.push({ case: c, error: String(e.message ?? e) }); }
+  try {
+    results.push(await runCase(c));
+  } catch (e) {
+    console.log(`${c}: ERROR ${e.message}`);
+    results.push({ case: c, error: String(e.message ?? e) });
+  }
 }
 console.log('\ncase        blocks  median ms   p90 ms   max ms');
 for (const r of results) {
-  if (r.error || !r.stats) { console.log(`${r.case.padEnd(11)} ${r.error ?? `${r.seen}/${r.blocks} seen`}`); continue; }
+  if (r.error || !r.stats) {
+    console.log(`${r.case.padEnd(11)} ${r.error ?? `${r.seen}/${r.blocks} seen`}`);
+    continue;
+  }
   const f = (x) => x.toFixed(0).padStart(8);
   console.log(`${r.case.padEnd(11)} ${`${r.seen}/${r.blocks}`.padStart(6)} ${f(r.stats.median)}   ${f(r.stats.p90)} ${f(r.stats.max)}`);
 }

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 
 const r = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const passed = r.numPassedTests ?? 0, failed = r.numFailedTests ?? 0;
+const passed = r.numPassedTests ?? 0,
+  failed = r.numFailedTests ?? 0;
 // numFailedTestSuites counts describe blocks too; a file failed when its own status says so.
 const badFiles = (r.testResults ?? []).filter((f) => f.status === 'failed').length;
 console.log(`vitest: ${passed} passed, ${failed} failed`);

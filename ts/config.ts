@@ -63,7 +63,10 @@ const OPTIONS: OptionSpec[] = [
   { name: 'rpc', short: 'r', value: 'IP:PORT', help: 'JSON RPC endpoint (default 127.0.0.1:3000, testnet :3100, regtest :3200)' },
   { name: 'bind', short: 'b', value: 'IP:PORT', help: 'P2P listen endpoint (default 0.0.0.0:9186, testnet :9286, regtest :9386)' },
   { name: 'connect', short: 'C', value: 'IP:PORT,...', help: 'peers to connect to (always retried); replaces the seed list' },
-  { name: 'seeds', help: "dial the network's built-in seed peers (the reference's lists).\nWithout --seeds or --connect the node dials no one: it only\naccepts inbound peers" },
+  {
+    name: 'seeds',
+    help: "dial the network's built-in seed peers (the reference's lists).\nWithout --seeds or --connect the node dials no one: it only\naccepts inbound peers",
+  },
   { name: 'isolated', help: 'no peer-to-peer connections in or out' },
   { name: 'ws-port', value: 'PORT', help: 'also accept peers (browser nodes) over WebSocket on PORT, all interfaces' },
   { name: 'ws-bind-localhost', help: 'the WebSocket listener binds 127.0.0.1 only' },
@@ -71,12 +74,24 @@ const OPTIONS: OptionSpec[] = [
   { name: 'ws-tls-cert', value: 'FILE', help: 'serve the WebSocket listener over TLS (wss://) with this certificate\n(PEM); goes with --ws-tls-key' },
   { name: 'ws-tls-key', value: 'FILE', help: "the TLS certificate's private key (PEM); goes with --ws-tls-cert" },
   { name: 'ban-loopback', help: 'ban misbehaving peers on loopback addresses too (they are exempt by\ndefault; for testing bans on one machine)' },
-  { name: 'publicrpc', value: 'IP:PORT', help: 'public RPC listener: only the public routes, with a per-IP request\nbudget and connection caps (off by default)' },
+  {
+    name: 'publicrpc',
+    value: 'IP:PORT',
+    help: 'public RPC listener: only the public routes, with a per-IP request\nbudget and connection caps (off by default)',
+  },
   { name: 'enable-public', help: 'the public RPC listener on 0.0.0.0:3001 (unless --publicrpc is given)' },
   { name: 'stratum', value: 'IP:PORT', help: "solo-mining stratum server for miners (bzminer, janusminer, the\nbuilt-in miner's --stratum); off by default" },
-  { name: 'api', value: 'GENERATION', help: 'HTTP API generation: contract (default, http-api.md), 0.10 (the DeFi\nreference node: wart names) or 0.8 (the mainnet reference node)' },
+  {
+    name: 'api',
+    value: 'GENERATION',
+    help: 'HTTP API generation: contract (default, http-api.md), 0.10 (the DeFi\nreference node: wart names) or 0.8 (the mainnet reference node)',
+  },
   { name: 'minfee', value: 'AMOUNT', help: 'minimum mempool fee in coins, e.g. 0.01 (rounded up to the 16-bit fee\ngrid; default 0.01000448)' },
-  { name: 'datadir', value: 'DIR', help: 'where the node stores everything (default ~/.wartnode, with a\ntestnet/ or regtest/ subdirectory on those networks)' },
+  {
+    name: 'datadir',
+    value: 'DIR',
+    help: 'where the node stores everything (default ~/.wartnode, with a\ntestnet/ or regtest/ subdirectory on those networks)',
+  },
   { name: 'reindex', help: 'rebuild the whole state from the blocks stored in the database (after\nthe node reported it damaged), then start' },
   { name: 'testnet', help: 'the Warthog testnet' },
   { name: 'regtest', help: 'local test network: testnet rules with a trivial minimum target' },
@@ -145,7 +160,10 @@ function read(given: Map<string, string | true>, env: { HOME?: string }): ParseR
   if (bind) config.bind = bind;
   const connectText = given.get('connect');
   if (typeof connectText === 'string') {
-    const list = connectText.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    const list = connectText
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
     const endpoints = list.map((t) => parseEndpoint(t));
     if (!list.length || endpoints.some((e) => !e)) usage(`bad --connect option '${connectText}' (expected IP:PORT,...)`);
     config.connect = endpoints as Endpoint[];
@@ -167,12 +185,14 @@ function read(given: Map<string, string | true>, env: { HOME?: string }): ParseR
 /** `--ws-port` and its companions. */
 function wsOptions(given: Map<string, string | true>): Config['ws'] {
   const portText = given.get('ws-port');
-  const cert = given.get('ws-tls-cert'), key = given.get('ws-tls-key');
+  const cert = given.get('ws-tls-cert'),
+    key = given.get('ws-tls-key');
   if (portText === undefined) {
     const stray = ['ws-bind-localhost', 'ws-x-forwarded-for', 'ws-tls-cert', 'ws-tls-key'].find((n) => given.has(n));
     return stray ? usage(`--${stray} needs --ws-port`) : undefined;
   }
-  if (typeof portText !== 'string' || !/^\d{1,5}$/.test(portText) || Number(portText) > 65535) usage(`bad --ws-port option '${portText}' (expected a port number)`);
+  if (typeof portText !== 'string' || !/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+    usage(`bad --ws-port option '${portText}' (expected a port number)`);
   if ((cert === undefined) !== (key === undefined)) usage('--ws-tls-cert and --ws-tls-key go together');
   return {
     host: given.has('ws-bind-localhost') ? '127.0.0.1' : '0.0.0.0',

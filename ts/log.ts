@@ -22,7 +22,10 @@ const listeners = new Set<(line: LogLine) => void>();
 // A reader that goes away (`wartnode | head`, a closed terminal) must not stop the node: an
 // error on stdout or stderr (EPIPE) is dropped, and so is every later line to that stream.
 const closed = new Set<NodeJS.WriteStream>();
-for (const stream of [process.stdout, process.stderr]) stream.on('error', () => { closed.add(stream); });
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', () => {
+    closed.add(stream);
+  });
 
 function write(stream: NodeJS.WriteStream, level: LogLevel, message: string): void {
   const ms = Date.now();
@@ -41,7 +44,9 @@ export function enableDebug(): void {
 }
 
 export const log = {
-  debug: (msg: string): void => { if (debugEnabled) write(process.stdout, 'debug', msg); },
+  debug: (msg: string): void => {
+    if (debugEnabled) write(process.stdout, 'debug', msg);
+  },
   info: (msg: string): void => write(process.stdout, 'info', msg),
   warn: (msg: string): void => write(process.stderr, 'warn', msg),
   error: (msg: string): void => write(process.stderr, 'error', msg),

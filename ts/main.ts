@@ -52,7 +52,9 @@ async function closeServer(server: Server): Promise<void> {
 class Teardown {
   private readonly steps: (() => Promise<void> | void)[] = [];
 
-  push(step: () => Promise<void> | void): void { this.steps.push(step); }
+  push(step: () => Promise<void> | void): void {
+    this.steps.push(step);
+  }
 
   async run(): Promise<void> {
     for (let step = this.steps.pop(); step; step = this.steps.pop()) await step();
@@ -88,9 +90,15 @@ async function openStore(config: Config): Promise<{ db: Db; dbPath: string; chai
 async function main(): Promise<number> {
   const parsed = parseArgs(process.argv.slice(2));
   switch (parsed.kind) {
-    case 'help': process.stdout.write(parsed.text); return 0;
-    case 'version': process.stdout.write(parsed.text + '\n'); return 0;
-    case 'error': process.stderr.write(`wartnode: ${parsed.message}\nTry 'wartnode --help'.\n`); return 2;
+    case 'help':
+      process.stdout.write(parsed.text);
+      return 0;
+    case 'version':
+      process.stdout.write(parsed.text + '\n');
+      return 0;
+    case 'error':
+      process.stderr.write(`wartnode: ${parsed.message}\nTry 'wartnode --help'.\n`);
+      return 2;
   }
   const config = parsed.config;
   if (config.debug) enableDebug();
@@ -107,7 +115,10 @@ async function main(): Promise<number> {
   }
   const { db, dbPath, chain } = store;
   const teardown = new Teardown();
-  teardown.push(async () => { await chain.idle(); await db.close(); });
+  teardown.push(async () => {
+    await chain.idle();
+    await db.close();
+  });
   /** A listener could not start: undo what did, and exit 1. */
   const cannotListen = async (e: Endpoint, err: unknown) => {
     log.error(`Cannot listen on ${formatEndpoint(e)}: ${(err as Error).message}`);
@@ -134,13 +145,19 @@ async function main(): Promise<number> {
   };
 
   const app = createApp(ROUTES, node, log.error);
-  app.use(webPage(new URL('./web/', import.meta.url), () =>
-    pageConfig(config.network, config.api, p2p?.ws ? { port: p2p.ws.port, tls: !!config.ws?.tls } : null, ROUTES)));
+  app.use(
+    webPage(new URL('./web/', import.meta.url), () =>
+      pageConfig(config.network, config.api, p2p?.ws ? { port: p2p.ws.port, tls: !!config.ws?.tls } : null, ROUTES),
+    ),
+  );
   const streams = new StreamHub(node, log);
   try {
     const server = await listen(app, config.rpc.host, config.rpc.port);
     const closeStreams = attachStreams(server, streams, log.warn);
-    teardown.push(() => { closeStreams(); return closeServer(server); });
+    teardown.push(() => {
+      closeStreams();
+      return closeServer(server);
+    });
     log.info(`RPC endpoint is ${boundText(config.rpc.host, server)}.`);
   } catch (e) {
     return cannotListen(config.rpc, e);
@@ -149,7 +166,10 @@ async function main(): Promise<number> {
     const { host, port } = config.publicRpc;
     try {
       const pub = await startPublicRpc(ROUTES, node, host, port, log.error, streams);
-      teardown.push(() => { pub.closeStreams(); return closeServer(pub.server); });
+      teardown.push(() => {
+        pub.closeStreams();
+        return closeServer(pub.server);
+      });
       log.info(`Public RPC endpoint is ${boundText(host, pub.server)}.`);
     } catch (e) {
       return cannotListen(config.publicRpc, e);
@@ -159,9 +179,17 @@ async function main(): Promise<number> {
   if (config.stratum) {
     const { host, port } = config.stratum;
     try {
-      const stratum = await StratumServer.start({
-        chain, pending: () => node.mempool.pool.all(), mempoolVersion: () => node.mempool.version, now: node.now, log,
-      }, host, port);
+      const stratum = await StratumServer.start(
+        {
+          chain,
+          pending: () => node.mempool.pool.all(),
+          mempoolVersion: () => node.mempool.version,
+          now: node.now,
+          log,
+        },
+        host,
+        port,
+      );
       teardown.push(() => stratum.stop());
       log.info(`Stratum endpoint is ${formatEndpoint({ host, port: stratum.port })}.`);
     } catch (e) {
@@ -175,8 +203,15 @@ async function main(): Promise<number> {
     const bind = p2pBind(config);
     try {
       const started = await P2PNode.start({
-        network: config.network, bind, connect: pinnedPeers(config.network, config.connect, !!config.seeds), chain, mempool: node.mempool, log,
-        db, banLoopback: config.banLoopback, ws: config.ws,
+        network: config.network,
+        bind,
+        connect: pinnedPeers(config.network, config.connect, !!config.seeds),
+        chain,
+        mempool: node.mempool,
+        log,
+        db,
+        banLoopback: config.banLoopback,
+        ws: config.ws,
       });
       p2p = started;
       teardown.push(() => started.stop());
@@ -195,9 +230,12 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then((code) => process.exit(code), (e) => {
-  log.error(`fatal: ${(e as Error)?.stack ?? e}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    log.error(`fatal: ${(e as Error)?.stack ?? e}`);
+    process.exit(1);
+  },
+);
 
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(2);

@@ -11,10 +11,12 @@ use kernel::sha256::sha256d;
 /// parser, and needs none: the files are flat enough).
 fn string_values<'a>(json: &'a str, name: &str) -> Vec<&'a str> {
     let key = format!("\"{name}\": \"");
-    json.match_indices(&key).map(|(i, _)| {
-        let rest = &json[i + key.len()..];
-        &rest[..rest.find('"').unwrap()]
-    }).collect()
+    json.match_indices(&key)
+        .map(|(i, _)| {
+            let rest = &json[i + key.len()..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect()
 }
 
 /// Real mainnet headers (consensus.md §11); the first is the §11.2 one.
@@ -67,7 +69,8 @@ fn main() {
     });
     println!("native sha256d/s: {}", sd.round());
     // Block validation pattern: a different signature each time (cycling through the vectors).
-    let signed: Vec<([u8; 32], [u8; 65])> = string_values(TRANSFERS, "txHash").into_iter()
+    let signed: Vec<([u8; 32], [u8; 65])> = string_values(TRANSFERS, "txHash")
+        .into_iter()
         .zip(string_values(TRANSFERS, "signature65"))
         .map(|(h, s)| (unhex(h), unhex(s)))
         .collect();

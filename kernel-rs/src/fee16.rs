@@ -22,7 +22,11 @@ pub const MAX_FEE: u64 = 2047 << 53;
 pub fn decode(code: u16) -> u64 {
     let e = u32::from(code >> 10);
     let m = u64::from(code & 0x3FF) | 0x400;
-    if e < 10 { m >> (10 - e) } else { m << (e - 10) }
+    if e < 10 {
+        m >> (10 - e)
+    } else {
+        m << (e - 10)
+    }
 }
 
 /// Encodes `value` (E8). 0 maps to 0x0000 (which decodes to 1) in every mode.
@@ -34,7 +38,11 @@ pub fn encode(value: u64, rounding: Rounding) -> u16 {
             let (lo, hi) = (encode_directed(value, false), encode_directed(value, true));
             // decode(lo) can exceed value only for value 0, and decode(hi) be below it only past
             // MAX_FEE; in both cases lo == hi, so abs_diff is just a distance here.
-            if value.abs_diff(decode(lo)) < value.abs_diff(decode(hi)) { lo } else { hi }
+            if value.abs_diff(decode(lo)) < value.abs_diff(decode(hi)) {
+                lo
+            } else {
+                hi
+            }
         }
     }
 }
@@ -119,10 +127,7 @@ mod tests {
     fn cases() -> Vec<(u64, u64, u16)> {
         let json = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../test/vectors/fee16.json"));
         let body = &json[json.find("\"cases\"").unwrap()..];
-        body.split('{')
-            .skip(1)
-            .map(|o| (num(o, "inputE8"), num(o, "roundedDownE8"), num(o, "code16") as u16))
-            .collect()
+        body.split('{').skip(1).map(|o| (num(o, "inputE8"), num(o, "roundedDownE8"), num(o, "code16") as u16)).collect()
     }
 
     #[test]

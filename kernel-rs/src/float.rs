@@ -11,11 +11,7 @@ pub struct CFloat {
     pub m: u32,
 }
 
-pub const ZERO: CFloat = CFloat {
-    neg: false,
-    e: 0,
-    m: 0,
-};
+pub const ZERO: CFloat = CFloat { neg: false, e: 0, m: 0 };
 
 /// Positive constant (e, m).
 pub const fn pos(e: i32, m: u32) -> CFloat {
@@ -43,22 +39,14 @@ const D3: CFloat = pos(1, 2_147_933_481);
 fn up(neg: bool, e: i32, m: u32) -> CFloat {
     debug_assert!(m != 0);
     let s = m.leading_zeros();
-    CFloat {
-        neg,
-        e: e.wrapping_sub(s as i32),
-        m: m << s,
-    }
+    CFloat { neg, e: e.wrapping_sub(s as i32), m: m << s }
 }
 
 /// Down(e, m) of §3.3 for m ≥ 2^31 (possibly ≥ 2^32): shift right until it fits 32 bits.
 #[inline]
 fn down(neg: bool, e: i32, m: u64) -> CFloat {
     let s = 32u32.saturating_sub(m.leading_zeros());
-    CFloat {
-        neg,
-        e: e.wrapping_add(s as i32),
-        m: (m >> s) as u32,
-    }
+    CFloat { neg, e: e.wrapping_add(s as i32), m: (m >> s) as u32 }
 }
 
 impl CFloat {
@@ -114,35 +102,22 @@ impl CFloat {
             let i = (m.checked_shr(32 - sh.min(32)).unwrap_or(0)) as i32;
             let fm = (m << sh.min(32)) as u32;
             if fm == 0 {
-                let ex = if self.neg {
-                    1i32.wrapping_sub(i)
-                } else {
-                    i.wrapping_add(1)
-                };
+                let ex = if self.neg { 1i32.wrapping_sub(i) } else { i.wrapping_add(1) };
                 return pos(ex, 1 << 31);
             }
             let frac = up(false, 0, fm);
             if !self.neg {
                 let r = ep(frac);
-                CFloat {
-                    e: r.e.wrapping_add(i),
-                    ..r
-                }
+                CFloat { e: r.e.wrapping_add(i), ..r }
             } else {
                 let r = ep(CFloat::from_int(1) - frac);
-                CFloat {
-                    e: r.e.wrapping_add(i).wrapping_sub(1).wrapping_neg(),
-                    ..r
-                }
+                CFloat { e: r.e.wrapping_add(i).wrapping_sub(1).wrapping_neg(), ..r }
             }
         } else if !self.neg {
             ep(self)
         } else {
             let r = ep(CFloat::from_int(1) + self);
-            CFloat {
-                e: 1i32.wrapping_sub(r.e),
-                ..r
-            }
+            CFloat { e: 1i32.wrapping_sub(r.e), ..r }
         }
     }
 
@@ -178,11 +153,7 @@ impl core::ops::Mul for CFloat {
             p <<= 1;
             e = e.wrapping_sub(1);
         }
-        CFloat {
-            neg: self.neg != b.neg,
-            e,
-            m: (p >> 32) as u32,
-        }
+        CFloat { neg: self.neg != b.neg, e, m: (p >> 32) as u32 }
     }
 }
 
@@ -218,10 +189,7 @@ impl core::ops::Add for CFloat {
 impl core::ops::Neg for CFloat {
     type Output = CFloat;
     fn neg(self) -> CFloat {
-        CFloat {
-            neg: !self.neg,
-            ..self
-        }
+        CFloat { neg: !self.neg, ..self }
     }
 }
 
@@ -263,9 +231,7 @@ mod tests {
     use super::*;
 
     fn unhex32(s: &str) -> [u8; 32] {
-        let v: Vec<u8> = (0..32)
-            .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
-            .collect();
+        let v: Vec<u8> = (0..32).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap()).collect();
         v.try_into().unwrap()
     }
 
@@ -274,9 +240,7 @@ mod tests {
         assert_eq!(CFloat::from_int(1), pos(1, 1 << 31));
         assert_eq!(CFloat::from_int(-3), negc(2, 3 << 30));
         // §3.4 example.
-        let f = CFloat::from_hash(&unhex32(
-            "0000000000b069112cc0caf14507169f6adf1e5278a2ef286cddc89f1162d7ca",
-        ));
+        let f = CFloat::from_hash(&unhex32("0000000000b069112cc0caf14507169f6adf1e5278a2ef286cddc89f1162d7ca"));
         assert_eq!(f, pos(-40, 2_959_675_692));
         assert_eq!(f.to_f64(), 6.267357060779177e-13);
         // All-zero hash: k = 32, M = 0xFFFFFFFF; padding with ones.
@@ -289,9 +253,7 @@ mod tests {
 
     #[test]
     fn section_11_2_intermediates() {
-        let fs = CFloat::from_hash(&unhex32(
-            "02a507400db273886cd1bdc61e05bc4bde6978d74ce6e48d33a46fa705c59ae1",
-        ));
+        let fs = CFloat::from_hash(&unhex32("02a507400db273886cd1bdc61e05bc4bde6978d74ce6e48d33a46fa705c59ae1"));
         assert_eq!(fs, pos(-6, 2_839_662_592));
         assert_eq!(fs.to_f64(), 0.010330632328987122);
         let l = fs.log2();
@@ -313,10 +275,7 @@ mod tests {
         let one = CFloat::from_int(1);
         assert_eq!(one - one, ZERO);
         assert_eq!(one + one, pos(2, 1 << 31));
-        assert_eq!(
-            CFloat::from_int(3) - CFloat::from_int(5),
-            CFloat::from_int(-2)
-        );
+        assert_eq!(CFloat::from_int(3) - CFloat::from_int(5), CFloat::from_int(-2));
         assert_eq!(pos(100, 1 << 31) + pos(30, 1 << 31), pos(100, 1 << 31)); // d ≥ 64
         assert_eq!(pos(0, 1 << 31) * pos(0, 1 << 31), pos(-1, 1 << 31)); // 0.5·0.5
         assert_eq!(ZERO.pow2(), one);
@@ -334,10 +293,7 @@ mod tests {
             // Build x as a custom float from a scaled integer, compare against 2^x loosely.
             let cf = CFloat::from_int((x * 65536.0) as i32) * pos(-15, 1 << 31);
             let got = cf.pow2().to_f64();
-            assert!(
-                (got / 2f64.powf(cf.to_f64()) - 1.0).abs() < 1e-3,
-                "x={x} got={got}"
-            );
+            assert!((got / 2f64.powf(cf.to_f64()) - 1.0).abs() < 1e-3, "x={x} got={got}");
         }
     }
 }

@@ -60,10 +60,7 @@ const fn ttables() -> [[u32; 256]; 4] {
     let mut x = 0;
     while x < 256 {
         let v = s[x];
-        let w = (gmul(v, 2) as u32)
-            | ((v as u32) << 8)
-            | ((v as u32) << 16)
-            | ((gmul(v, 3) as u32) << 24);
+        let w = (gmul(v, 2) as u32) | ((v as u32) << 8) | ((v as u32) << 16) | ((gmul(v, 3) as u32) << 24);
         t[0][x] = w;
         t[1][x] = w.rotate_left(8);
         t[2][x] = w.rotate_left(16);
@@ -110,12 +107,7 @@ pub fn aes2(a: &mut Words, b: &mut Words, k: [Words; 4]) {
 /// Lane <-> words (little-endian, §4.2).
 #[inline(always)]
 pub fn words(x: u128) -> Words {
-    [
-        x as u32,
-        (x >> 32) as u32,
-        (x >> 64) as u32,
-        (x >> 96) as u32,
-    ]
+    [x as u32, (x >> 32) as u32, (x >> 64) as u32, (x >> 96) as u32]
 }
 
 #[inline(always)]
@@ -211,12 +203,7 @@ pub fn perm512(s: &mut [Words; 4], rk: impl Fn(usize) -> Words) {
         }
         // MIX4: s0 = (a3, c3, b3, d3), s1 = (c0, a0, d0, b0), s2 = (c1, a1, d1, b1), s3 = (a2, c2, b2, d2).
         let [a, b, c, d] = *s;
-        *s = [
-            [a[3], c[3], b[3], d[3]],
-            [c[0], a[0], d[0], b[0]],
-            [c[1], a[1], d[1], b[1]],
-            [a[2], c[2], b[2], d[2]],
-        ];
+        *s = [[a[3], c[3], b[3], d[3]], [c[0], a[0], d[0], b[0]], [c[1], a[1], d[1], b[1]], [a[2], c[2], b[2], d[2]]];
     }
 }
 
@@ -226,16 +213,7 @@ pub fn haraka512_words(x: &[Words; 4], rk: impl Fn(usize) -> Words) -> [u8; 32] 
     let mut s = *x;
     perm512(&mut s, rk);
     // y = perm(x) XOR x; keep y[8..16) ‖ y[24..32) ‖ y[32..40) ‖ y[48..56) = words (0,2..3) (1,2..3) (2,0..1) (3,0..1).
-    let sel = [
-        (0, 2),
-        (0, 3),
-        (1, 2),
-        (1, 3),
-        (2, 0),
-        (2, 1),
-        (3, 0),
-        (3, 1),
-    ];
+    let sel = [(0, 2), (0, 3), (1, 2), (1, 3), (2, 0), (2, 1), (3, 0), (3, 1)];
     let mut out = [0u8; 32];
     for (n, &(l, w)) in sel.iter().enumerate() {
         out[4 * n..4 * n + 4].copy_from_slice(&(s[l][w] ^ x[l][w]).to_le_bytes());
@@ -302,10 +280,7 @@ mod tests {
     #[test]
     fn sbox_spot_values() {
         let s = sbox();
-        assert_eq!(
-            (s[0x00], s[0x01], s[0x53], s[0xff]),
-            (0x63, 0x7c, 0xed, 0x16)
-        );
+        assert_eq!((s[0x00], s[0x01], s[0x53], s[0xff]), (0x63, 0x7c, 0xed, 0x16));
     }
 
     #[test]
@@ -318,16 +293,11 @@ mod tests {
         // FIPS-197 Appendix B, round 1: start of round state -> state after MixColumns, XOR round key 1.
         let s = words_from_bytes(&hexb("193de3bea0f4e22b9ac68d2ae9f84808"));
         let k = words_from_bytes(&hexb("a0fafe1788542cb123a339392a6c7605"));
-        assert_eq!(
-            hex(&lane_bytes(aesr(s, k))),
-            "a49c7ff2689f352b6b5bea43026a5049"
-        );
+        assert_eq!(hex(&lane_bytes(aesr(s, k))), "a49c7ff2689f352b6b5bea43026a5049");
     }
 
     fn hexb(s: &str) -> Vec<u8> {
-        (0..s.len() / 2)
-            .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
-            .collect()
+        (0..s.len() / 2).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap()).collect()
     }
 
     #[test]
@@ -336,18 +306,12 @@ mod tests {
         for (i, b) in x32.iter_mut().enumerate() {
             *b = i as u8;
         }
-        assert_eq!(
-            hex(&haraka256(&x32)),
-            "8027ccb87949774b78d0545fb72bf70c695c2a0923cbd47bba1159efbf2b2c1c"
-        );
+        assert_eq!(hex(&haraka256(&x32)), "8027ccb87949774b78d0545fb72bf70c695c2a0923cbd47bba1159efbf2b2c1c");
         let mut x64 = [0u8; 64];
         for (i, b) in x64.iter_mut().enumerate() {
             *b = i as u8;
         }
-        assert_eq!(
-            hex(&haraka512(&x64)),
-            "be7f723b4e80a99813b292287f306f625a6d57331cae5f34dd9277b0945be2aa"
-        );
+        assert_eq!(hex(&haraka512(&x64)), "be7f723b4e80a99813b292287f306f625a6d57331cae5f34dd9277b0945be2aa");
         // Keyed with RC as lanes gives the unkeyed result.
         let rk: Vec<u128> = RC.iter().map(|w| lane(*w)).collect();
         assert_eq!(haraka512_keyed(&x64, &rk), haraka512(&x64));

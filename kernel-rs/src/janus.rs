@@ -207,9 +207,7 @@ mod tests {
         b.iter().map(|x| format!("{:02x}", x)).collect()
     }
     fn hdr(s: &str) -> [u8; 80] {
-        let v: Vec<u8> = (0..80)
-            .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
-            .collect();
+        let v: Vec<u8> = (0..80).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap()).collect();
         v.try_into().unwrap()
     }
     fn cf(h: &[u8; 32]) -> CFloat {
@@ -225,36 +223,20 @@ mod tests {
 
     #[test]
     fn genesis_11_1() {
-        let seed =
-            b"The New York Times International Edition 29/06/2023: 'Water troubles: A preview'";
+        let seed = b"The New York Times International Edition 29/06/2023: 'Water troubles: A preview'";
         assert_eq!(seed.len(), 80);
-        assert_eq!(
-            hex(&sha256(seed)),
-            "b29988793c29118a842ba38ea4ab13d43e3dce3f04511ba6ca3340542dfd8537"
-        );
+        assert_eq!(hex(&sha256(seed)), "b29988793c29118a842ba38ea4ab13d43e3dce3f04511ba6ca3340542dfd8537");
     }
 
     #[test]
     fn mainnet_janus8_11_2() {
         let h = hdr(H11_2);
-        assert_eq!(
-            hex(&sha256d(&h)),
-            "80b200a9ac37d7c41d98ad1cc2d6add8ab50a3905bf52d8347b56955923c28bc"
-        );
+        assert_eq!(hex(&sha256d(&h)), "80b200a9ac37d7c41d98ad1cc2d6add8ab50a3905bf52d8347b56955923c28bc");
         let s = sha256t(&h);
-        assert_eq!(
-            hex(&s),
-            "02a507400db273886cd1bdc61e05bc4bde6978d74ce6e48d33a46fa705c59ae1"
-        );
+        assert_eq!(hex(&s), "02a507400db273886cd1bdc61e05bc4bde6978d74ce6e48d33a46fa705c59ae1");
         let v = verushash(&h, true);
-        assert_eq!(
-            hex(&v),
-            "0000000000b069112cc0caf14507169f6adf1e5278a2ef286cddc89f1162d7ca"
-        );
-        assert_eq!(
-            hex(&verushash(&h, false)),
-            "8d9ed79784fe729b23854d1f7c65d75d26d7cf2e58713fbfb46869cf9b062070"
-        );
+        assert_eq!(hex(&v), "0000000000b069112cc0caf14507169f6adf1e5278a2ef286cddc89f1162d7ca");
+        assert_eq!(hex(&verushash(&h, false)), "8d9ed79784fe729b23854d1f7c65d75d26d7cf2e58713fbfb46869cf9b062070");
         let (fv, fs) = (cf(&v), cf(&s));
         assert_eq!(fv, pos(-40, 2_959_675_692));
         assert_eq!(fv.to_f64(), 6.267357060779177e-13);
@@ -277,29 +259,17 @@ mod tests {
         assert_eq!(janushash(&h), 2.554370686684796e-14);
         let i = pow_info_of(&h, true);
         assert_eq!((i.hash_verus, i.hash_sha256t), (v, s));
-        assert_eq!(
-            (i.float_verus, i.float_sha256t),
-            (6.267357060779177e-13, 0.010330632328987122)
-        );
+        assert_eq!((i.float_verus, i.float_sha256t), (6.267357060779177e-13, 0.010330632328987122));
     }
 
     #[test]
     fn checkpoint_11_3() {
         let h = hdr(H11_3);
-        assert_eq!(
-            hex(&sha256d(&h)),
-            "425a74799bbf9e7ecdd57628bc88be349738add14e988ff31a71f59710e1a5f5"
-        );
+        assert_eq!(hex(&sha256d(&h)), "425a74799bbf9e7ecdd57628bc88be349738add14e988ff31a71f59710e1a5f5");
         let v = verushash(&h, true);
         let s = sha256t(&h);
-        assert_eq!(
-            hex(&v),
-            "000000000016d0ee7968a4720b43103c69a6c20a75de83c7e1a12eba017cc22c"
-        );
-        assert_eq!(
-            hex(&s),
-            "04961e4ea61828f7b5a839450009cd0ba6a29aab0c3981faae7f41c999b8dbcf"
-        );
+        assert_eq!(hex(&v), "000000000016d0ee7968a4720b43103c69a6c20a75de83c7e1a12eba017cc22c");
+        assert_eq!(hex(&s), "04961e4ea61828f7b5a839450009cd0ba6a29aab0c3981faae7f41c999b8dbcf");
         assert_eq!(cf(&v).to_f64(), 8.105920842623566e-14);
         assert_eq!(cf(&s).to_f64(), 0.017915624659508467);
         assert_eq!(product(cf(&v), cf(&s)).to_f64(), 4.849697988805411e-15);
@@ -310,24 +280,12 @@ mod tests {
     #[test]
     fn janus1_11_4() {
         let h = hdr(H746727);
-        assert_eq!(
-            hex(&sha256d(&h)),
-            "a235342bab7ff6a10ff47e6ba07392946b152785cd6a45e9fbaeb4bd8a9abe11"
-        );
-        assert_eq!(
-            hex(&h[..32]),
-            "97d7572245923377cd972657994013e9bcbe8d07251db053be7a8603c4c2325f"
-        );
+        assert_eq!(hex(&sha256d(&h)), "a235342bab7ff6a10ff47e6ba07392946b152785cd6a45e9fbaeb4bd8a9abe11");
+        assert_eq!(hex(&h[..32]), "97d7572245923377cd972657994013e9bcbe8d07251db053be7a8603c4c2325f");
         let v = verushash(&h, false);
         let s = sha256t(&h);
-        assert_eq!(
-            hex(&v),
-            "00000000008c749dc593bb29a1cf6fe46bcdd851b8c1c991fb0dd6fc31ec0eb6"
-        );
-        assert_eq!(
-            hex(&s),
-            "0f2a435d4e320967c0e04b0988f725e9b679db990984afe77e7d40c3eedcecdc"
-        );
+        assert_eq!(hex(&v), "00000000008c749dc593bb29a1cf6fe46bcdd851b8c1c991fb0dd6fc31ec0eb6");
+        assert_eq!(hex(&s), "0f2a435d4e320967c0e04b0988f725e9b679db990984afe77e7d40c3eedcecdc");
         let (fv, fs) = (cf(&v), cf(&s));
         assert_eq!(fv, pos(-40, 2_356_452_805));
         assert_eq!(fs, pos(-4, 4_070_847_952));
@@ -341,24 +299,15 @@ mod tests {
         let h6 = hdr(H746726);
         assert_eq!(hex(&sha256d(&h6)), hex(&h[..32])); // 746,727 links to 746,726
         let v6 = verushash(&h6, false);
-        assert_eq!(
-            hex(&v6),
-            "00000000b7ef396106eb21b3555d8006954a905e8d6d3d851e4450a0b61f47a1"
-        );
-        assert_eq!(
-            (cf(&v6) * cf(&sha256t(&h6))).to_f64(),
-            1.6088978003795322e-14
-        );
+        assert_eq!(hex(&v6), "00000000b7ef396106eb21b3555d8006954a905e8d6d3d851e4450a0b61f47a1");
+        assert_eq!((cf(&v6) * cf(&sha256t(&h6))).to_f64(), 1.6088978003795322e-14);
         assert_eq!(check_pow(&h6, 1), Some(true));
     }
 
     #[test]
     fn original_11_5() {
         let h = hdr(H11_5);
-        assert_eq!(
-            hex(&sha256d(&h)),
-            "ac4f50ef90c0730075f4995d0b33691e9e7d69f84d2191c029371c0000000000"
-        );
+        assert_eq!(hex(&sha256d(&h)), "ac4f50ef90c0730075f4995d0b33691e9e7d69f84d2191c029371c0000000000");
         assert_eq!(target_bits(&h), 0x2ac075d9);
         assert_eq!(check_pow(&h, POW_ORIGINAL), Some(true));
         // The same header under a target one notch harder (z 43) fails only if H > b·2^189.
@@ -373,22 +322,10 @@ mod tests {
     #[test]
     fn small_block_11_6() {
         let h = hdr(H11_6);
-        assert_eq!(
-            hex(&sha256d(&h)),
-            "6851377f19b814ab3a4354c811a96908afba9c47cf3e4b85048d95de11e3f6aa"
-        );
-        assert_eq!(
-            hex(&sha256t(&h)),
-            "353389ceb7bccd1efe58d3ff45b97c4efd99d0a460070d554a2f78edd92482b7"
-        );
-        assert_eq!(
-            hex(&verushash(&h, false)),
-            "2443706cf33a161fd811fa69c7180787f4ddbc518f9e8cacd4efef29b3cc22a9"
-        );
-        assert_eq!(
-            hex(&verushash(&h, true)),
-            "fdae9a4bc8cff612feedaaa2b547989b15988a3fee593643629a72f4029eaf0c"
-        );
+        assert_eq!(hex(&sha256d(&h)), "6851377f19b814ab3a4354c811a96908afba9c47cf3e4b85048d95de11e3f6aa");
+        assert_eq!(hex(&sha256t(&h)), "353389ceb7bccd1efe58d3ff45b97c4efd99d0a460070d554a2f78edd92482b7");
+        assert_eq!(hex(&verushash(&h, false)), "2443706cf33a161fd811fa69c7180787f4ddbc518f9e8cacd4efef29b3cc22a9");
+        assert_eq!(hex(&verushash(&h, true)), "fdae9a4bc8cff612feedaaa2b547989b15988a3fee593643629a72f4029eaf0c");
         // Fake-mined: the Janus7 (v2.1) product ≈ 0.05 against T ≈ 1.9e-9 → rejected under every
         // Janus version. (The §3.8 number of this version-3 header uses v2.2 instead: ≈ 0.33.)
         let fs = cf(&sha256t(&h));
@@ -404,13 +341,7 @@ mod tests {
 
     #[test]
     fn flipped_nonce_rejects() {
-        for (s, v) in [
-            (H11_2, 8),
-            (H11_3, 8),
-            (H746727, 1),
-            (H746726, 1),
-            (H11_5, 0),
-        ] {
+        for (s, v) in [(H11_2, 8), (H11_3, 8), (H746727, 1), (H746726, 1), (H11_5, 0)] {
             let h = hdr(s);
             assert_eq!(check_pow(&h, v), Some(true));
             for byte in 76..80 {
@@ -478,14 +409,8 @@ mod tests {
             assert_eq!(janushash_number(h.as_ptr()), 2.554370686684796e-14);
             let mut out = [0u8; 80];
             assert_eq!(pow_info(h.as_ptr(), 1, out.as_mut_ptr()), 0);
-            assert_eq!(
-                hex(&out[..32]),
-                "0000000000b069112cc0caf14507169f6adf1e5278a2ef286cddc89f1162d7ca"
-            );
-            assert_eq!(
-                f64::from_le_bytes(out[72..80].try_into().unwrap()),
-                0.010330632328987122
-            );
+            assert_eq!(hex(&out[..32]), "0000000000b069112cc0caf14507169f6adf1e5278a2ef286cddc89f1162d7ca");
+            assert_eq!(f64::from_le_bytes(out[72..80].try_into().unwrap()), 0.010330632328987122);
         }
     }
 

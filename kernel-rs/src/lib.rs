@@ -2,16 +2,16 @@
 //! browser nodes. Zero dependencies; every export is a raw `extern "C"` function (toolchain.md §4)
 //! that takes pointers into linear memory and returns a status code instead of panicking.
 
-pub mod sha256;
-pub mod haraka;
-pub mod verus;
+pub mod fee16;
 pub mod float;
+pub mod haraka;
 pub mod janus;
 pub mod merkle;
-pub mod fee16;
-pub mod price;
 pub mod pool;
+pub mod price;
 pub mod secp256k1;
+pub mod sha256;
+pub mod verus;
 
 /// Allocates `len` bytes of linear memory for the host to fill; pair with `wasm_free`.
 #[no_mangle]
@@ -34,7 +34,11 @@ pub unsafe extern "C" fn wasm_free(ptr: *mut u8, len: usize) {
 /// # Safety
 /// `ptr..ptr+len` must be readable linear memory.
 pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
-    if len == 0 { &[] } else { core::slice::from_raw_parts(ptr, len) }
+    if len == 0 {
+        &[]
+    } else {
+        core::slice::from_raw_parts(ptr, len)
+    }
 }
 
 /// # Safety

@@ -198,7 +198,8 @@ mod tests {
         assert_eq!(minted, 10_529_705_928);
         assert_eq!(p, pool(110_000_000_000, 60_000_000_000, 81_240_384_046));
         // a balanced 100 units + 50 coin instead
-        let (balanced, _) = deposit(pool(100_000_000_000, 50_000_000_000, 70_710_678_118), 10_000_000_000, 5_000_000_000).unwrap();
+        let (balanced, _) =
+            deposit(pool(100_000_000_000, 50_000_000_000, 70_710_678_118), 10_000_000_000, 5_000_000_000).unwrap();
         assert_eq!(balanced, 7_071_067_812);
         // 3. Bob withdraws everything he got
         let (b, q, p) = withdraw(p, 10_529_705_928).unwrap();

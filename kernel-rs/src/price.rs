@@ -17,17 +17,13 @@ pub const MAX_DECIMALS: u32 = 18;
 
 /// 10^(8−d) for d = 0..=18: scales a coin-per-unit price to the raw price (§4.4 step 2).
 /// Literals, so each entry is the double nearest to the power.
-const TO_RAW: [f64; 19] = [
-    1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8,
-    1e-9, 1e-10,
-];
+const TO_RAW: [f64; 19] =
+    [1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10];
 
 /// 10^(d−8) for d = 0..=18: scales the raw price to coins per whole unit (§4.3). Multiplying by
 /// this double (not dividing by 10^(8−d)) is what reproduces the reference's `doubleAdjusted`.
-const TO_ADJUSTED: [f64; 19] = [
-    1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
-    1e9, 1e10,
-];
+const TO_ADJUSTED: [f64; 19] =
+    [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
 impl Price {
     /// The price (m, e), or None unless m ≥ 0x8000 and e ≤ 127 (§4.1 validity, our proposal).
@@ -352,9 +348,9 @@ mod tests {
         }
         let p = Price::new(49383, 77).unwrap();
         assert_eq!(p.double_adjusted(4), Some(1.234575)); // §4.3
-        // consensus.md §7.5 seed examples
-        // Its 0.123455 is the decimal value; the reference's double (raw·1e−5, see TO_ADJUSTED)
-        // is the neighbour 0.12345500000000001, which dividing by 1e5 would not give.
+                                                          // consensus.md §7.5 seed examples
+                                                          // Its 0.123455 is the decimal value; the reference's double (raw·1e−5, see TO_ADJUSTED)
+                                                          // is the neighbour 0.12345500000000001, which dividing by 1e5 would not give.
         let p = Price::from_bytes([0xc0, 0xe6, 0x4d]).unwrap();
         assert_eq!(p.double_raw(), 12345.5);
         assert_eq!(p.double_adjusted(3), Some(0.12345500000000001));

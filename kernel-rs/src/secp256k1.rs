@@ -26,8 +26,8 @@ const M26: u64 = (1 << 26) - 1;
 const M22: u64 = (1 << 22) - 1;
 /// p in the limb layout (2²⁵⁶ − 2³² − 977: 977 + 2³² taken out of the all-ones pattern).
 const P_LIMBS: [u32; 10] = [
-    0x3FF_FC2F, 0x3FF_FFBF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF,
-    0x3FF_FFFF, 0x3F_FFFF,
+    0x3FF_FC2F, 0x3FF_FFBF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF, 0x3FF_FFFF,
+    0x3F_FFFF,
 ];
 /// 2²⁵⁶ mod p = 2³² + 977; as limbs: 977 at position 0 and 2⁶ at position 1 (2³² = 2²⁶·2⁶).
 const R256_LO: u64 = 977;
@@ -258,7 +258,17 @@ impl Fe {
         p2 = h << 10;
         r[7] = (acc & M26) as u32;
         acc >>= 26;
-        acc += a0 * b8 + a1 * b7 + a2 * b6 + a3 * b5 + a4 * b4 + a5 * b3 + a6 * b2 + a7 * b1 + a8 * b0 + l18 * R260_LO + p1;
+        acc += a0 * b8
+            + a1 * b7
+            + a2 * b6
+            + a3 * b5
+            + a4 * b4
+            + a5 * b3
+            + a6 * b2
+            + a7 * b1
+            + a8 * b0
+            + l18 * R260_LO
+            + p1;
         p1 = p2 + (l18 << 10) + h18 * R260_LO;
         r[8] = (acc & M26) as u32;
         acc >>= 26;
@@ -536,7 +546,11 @@ mod scalar {
 
     /// a mod n for a < 2²⁵⁶.
     pub(super) fn reduce(a: &U256) -> U256 {
-        if lt256(a, &N) { *a } else { sub256(a, &N).0 }
+        if lt256(a, &N) {
+            *a
+        } else {
+            sub256(a, &N).0
+        }
     }
 
     pub(super) fn mul(a: &U256, b: &U256) -> U256 {
@@ -544,12 +558,20 @@ mod scalar {
     }
 
     pub(super) fn neg(a: &U256) -> U256 {
-        if is_zero256(a) { *a } else { sub256(&N, a).0 }
+        if is_zero256(a) {
+            *a
+        } else {
+            sub256(&N, a).0
+        }
     }
 
     pub(super) fn sub(a: &U256, b: &U256) -> U256 {
         let (d, borrow) = sub256(a, b);
-        if borrow { add256(&d, &N).0 } else { d }
+        if borrow {
+            add256(&d, &N).0
+        } else {
+            d
+        }
     }
 
     fn shr1(a: &mut U256, top: bool) {
@@ -605,7 +627,11 @@ mod scalar {
 
     fn sub_mod(a: &U256, b: &U256, m: &U256) -> U256 {
         let (d, borrow) = sub256(a, b);
-        if borrow { add256(&d, m).0 } else { d }
+        if borrow {
+            add256(&d, m).0
+        } else {
+            d
+        }
     }
 
     /// round(a·g / 2³⁸⁴) for the endomorphism split.
@@ -1058,7 +1084,8 @@ pub unsafe extern "C" fn secp256k1_recover(digest_ptr: *const u8, sig_ptr: *cons
 #[no_mangle]
 pub unsafe extern "C" fn secp256k1_recover_many(items_ptr: *const u8, n: usize, out_ptr: *mut u8) {
     let raw = crate::input(items_ptr, 97 * n);
-    let items: Vec<([u8; 32], [u8; 65])> = raw.chunks_exact(97).map(|c| (c[..32].try_into().unwrap(), c[32..].try_into().unwrap())).collect();
+    let items: Vec<([u8; 32], [u8; 65])> =
+        raw.chunks_exact(97).map(|c| (c[..32].try_into().unwrap(), c[32..].try_into().unwrap())).collect();
     let mut out = vec![0u8; 34 * n];
     for (i, v) in recover_many(&items).into_iter().enumerate() {
         match v {
@@ -1137,7 +1164,11 @@ mod tests {
 
     fn add_n(x: &U256, y: &U256) -> U256 {
         let (s, c) = add256(x, y);
-        if c || !lt256(&s, &N) { sub256(&s, &N).0 } else { s }
+        if c || !lt256(&s, &N) {
+            sub256(&s, &N).0
+        } else {
+            s
+        }
     }
 
     /// Slow reference: a·b mod n by double-and-add.
@@ -1287,7 +1318,15 @@ mod tests {
         // the split recombines and is short
         let mut rng = Rng(3);
         let half = N_HALF;
-        let specials = [[0u64; 4], [1, 0, 0, 0], sub256(&N, &[1, 0, 0, 0]).0, half, add256(&half, &[1, 0, 0, 0]).0, l, scalar::neg(&l)];
+        let specials = [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            sub256(&N, &[1, 0, 0, 0]).0,
+            half,
+            add256(&half, &[1, 0, 0, 0]).0,
+            l,
+            scalar::neg(&l),
+        ];
         for i in 0..20000 {
             let k = if i < specials.len() { specials[i] } else { rng.scalar() };
             let ((k1, n1), (k2, n2)) = scalar::split_lambda(&k);
@@ -1328,12 +1367,27 @@ mod tests {
     #[test]
     fn known_public_keys() {
         let cases = [
-            ("0000000000000000000000000000000000000000000000000000000000000001", "0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"),
+            (
+                "0000000000000000000000000000000000000000000000000000000000000001",
+                "0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798",
+            ),
             // vectors/wallets.json (recorded from the reference node)
-            ("0000000000000000000000000000000000000000000000000000000000000003", "02f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9"),
-            ("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364140", "0379be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"),
-            ("1111111111111111111111111111111111111111111111111111111111111111", "034f355bdcb7cc0af728ef3cceb9615d90684bb5b2ca5f859ab0f0b704075871aa"),
-            ("313b34455d889d49a63e8ff0aeab5d2a92590012499c2286246e8d29c1a5f468", "03537f6b49aa45a84fbf4b899e4b1cf5be56b8ff7ba97f663af7ed7b9189cd9316"),
+            (
+                "0000000000000000000000000000000000000000000000000000000000000003",
+                "02f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+            ),
+            (
+                "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364140",
+                "0379be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798",
+            ),
+            (
+                "1111111111111111111111111111111111111111111111111111111111111111",
+                "034f355bdcb7cc0af728ef3cceb9615d90684bb5b2ca5f859ab0f0b704075871aa",
+            ),
+            (
+                "313b34455d889d49a63e8ff0aeab5d2a92590012499c2286246e8d29c1a5f468",
+                "03537f6b49aa45a84fbf4b899e4b1cf5be56b8ff7ba97f663af7ed7b9189cd9316",
+            ),
         ];
         for (sk, pk) in cases {
             assert_eq!(to_hex(&public_key(&b32(sk)).unwrap()), pk, "key {sk}");
@@ -1388,7 +1442,8 @@ mod tests {
     }
 
     /// test/vectors/coin-transfers.json: transfers the reference accepted, and their signing keys.
-    const TRANSFERS_JSON: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../test/vectors/coin-transfers.json"));
+    const TRANSFERS_JSON: &str =
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../test/vectors/coin-transfers.json"));
 
     /// The values of every `"name": "…"` member, in order (the crate has no JSON parser).
     fn string_values<'a>(json: &'a str, name: &str) -> Vec<&'a str> {
@@ -1403,9 +1458,12 @@ mod tests {
 
     #[test]
     fn coin_transfer_vectors() {
-        let keys: Vec<[u8; 33]> = ["A", "B", "C"].iter().map(|k| public_key(&b32(string_values(TRANSFERS_JSON, k)[0])).unwrap()).collect();
-        let transfers: Vec<(&str, &str)> =
-            string_values(TRANSFERS_JSON, "txHash").into_iter().zip(string_values(TRANSFERS_JSON, "signature65")).collect();
+        let keys: Vec<[u8; 33]> =
+            ["A", "B", "C"].iter().map(|k| public_key(&b32(string_values(TRANSFERS_JSON, k)[0])).unwrap()).collect();
+        let transfers: Vec<(&str, &str)> = string_values(TRANSFERS_JSON, "txHash")
+            .into_iter()
+            .zip(string_values(TRANSFERS_JSON, "signature65"))
+            .collect();
         assert_eq!(transfers.len(), 8);
         for (hash, sig) in transfers {
             let digest = b32(hash);
@@ -1453,13 +1511,13 @@ mod tests {
             let z = rng.u256();
             let mut sig = sign(&scalar::reduce(&z), &d, &k).unwrap();
             match i % 8 {
-                1 => sig[64] = 4 + (i as u8 % 200),                              // BadRecid
-                2 => sig[..32].copy_from_slice(&[0u8; 32]),                       // OutOfRange
+                1 => sig[64] = 4 + (i as u8 % 200),         // BadRecid
+                2 => sig[..32].copy_from_slice(&[0u8; 32]), // OutOfRange
                 3 => {
                     let high = u256_to_be(&scalar::neg(&u256_from_be(sig[32..64].try_into().unwrap())));
                     sig[32..64].copy_from_slice(&high); // HighS
                 }
-                4 => sig[64] ^= 2,                                                 // NoPoint (r + n ≥ p)
+                4 => sig[64] ^= 2, // NoPoint (r + n ≥ p)
                 5 => {
                     // Infinity: R = k·G and z = s·k
                     let (rx, ry) = affine_xy(&ecmult(&Affine::g(), &[0; 4], &k));

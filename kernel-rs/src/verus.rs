@@ -8,9 +8,7 @@
 //! (at most 64) lanes CLHASH overwrites and restores them after the final Haraka.
 //! No heap allocation per hash.
 
-use crate::haraka::{
-    aes2, haraka256_words, haraka512, haraka512_keyed, lane, mix2, words, words_from_bytes,
-};
+use crate::haraka::{aes2, haraka256_words, haraka512, haraka512_keyed, lane, mix2, words, words_from_bytes};
 
 /// Key size (§4.3): 8,832 bytes = 552 lanes; CLHASH addresses lanes with mask 511.
 pub const KEY_LANES: usize = 552;
@@ -96,12 +94,7 @@ fn clmul_1b(h: u64) -> u128 {
 
 /// CLHASH(K, W) of §4.4. Overwrites key lanes; each round's two target lanes are first saved
 /// into `journal` so the caller can restore the key afterwards (in reverse order).
-fn clhash(
-    k: &mut [u128; KEY_LANES],
-    w: &[u8; 64],
-    v22: bool,
-    journal: &mut [(u16, u128); 2 * ROUNDS],
-) -> u64 {
+fn clhash(k: &mut [u128; KEY_LANES], w: &[u8; 64], v22: bool, journal: &mut [(u16, u128); 2 * ROUNDS]) -> u64 {
     let b = |j: usize| u128::from_le_bytes(w[16 * j..16 * j + 16].try_into().unwrap());
     let (b0, b1, b2, b3) = (b(0), b(1), b(2), b(3));
     let bl = [b0 ^ b2, b1 ^ b3, b2, b3];
@@ -170,11 +163,7 @@ fn clhash(
                 let (mut a, mut bb) = (words(o), words(p));
                 let kw = |j: usize| words(k[pr + j]);
                 for r in 0..3 {
-                    aes2(
-                        &mut a,
-                        &mut bb,
-                        [kw(4 * r), kw(4 * r + 1), kw(4 * r + 2), kw(4 * r + 3)],
-                    );
+                    aes2(&mut a, &mut bb, [kw(4 * r), kw(4 * r + 1), kw(4 * r + 2), kw(4 * r + 3)]);
                     (a, bb) = mix2(a, bb);
                 }
                 acc ^= lane(a);
@@ -202,12 +191,7 @@ fn clhash(
                         aes2(
                             &mut yw,
                             &mut zw,
-                            [
-                                words(k[base]),
-                                words(k[base + 1]),
-                                words(k[base + 2]),
-                                words(k[base + 3]),
-                            ],
+                            [words(k[base]), words(k[base + 1]), words(k[base + 2]), words(k[base + 3])],
                         );
                         (yw, zw) = mix2(yw, zw);
                         acc ^= lane(yw);
@@ -329,11 +313,7 @@ impl Default for VerusHasher {
 
 impl VerusHasher {
     pub const fn new() -> Self {
-        VerusHasher {
-            key: [0; KEY_LANES],
-            seed: [0; 32],
-            keyed: false,
-        }
+        VerusHasher { key: [0; KEY_LANES], seed: [0; 32], keyed: false }
     }
 
     /// VerusHash v2.2 (`v22`) or v2.1 of `data`; also returns the CLHASH value x (for tests).
@@ -406,9 +386,7 @@ mod tests {
         b.iter().map(|x| format!("{:02x}", x)).collect()
     }
     fn unhex(s: &str) -> Vec<u8> {
-        (0..s.len() / 2)
-            .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
-            .collect()
+        (0..s.len() / 2).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap()).collect()
     }
 
     const H: &str = "05b42d206f8a4b2b8094199fd28423151af8aa54a5073ac6e6805f42096dc3a20ae7cde7f3c41bf363fe94eb448bf924f791f77c22a2ebd6a3a5d8948f8aff019f072bea0000000366f2fefb2719fef5";
@@ -426,13 +404,9 @@ mod tests {
         };
         let mut s = 0x9e3779b97f4a7c15u64;
         for _ in 0..2000 {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let a = s;
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let b = s;
             assert_eq!(clmul64(a, b), slow(a, b));
         }
@@ -454,17 +428,11 @@ mod tests {
         let mut blk = [0u8; 64];
         blk[32..].copy_from_slice(&h[..32]);
         let c1 = haraka512(&blk);
-        assert_eq!(
-            hex(&c1),
-            "2f56fd882fb308fec83db54fdd6e5d864f61581aef1301efeb25338fa574534e"
-        );
+        assert_eq!(hex(&c1), "2f56fd882fb308fec83db54fdd6e5d864f61581aef1301efeb25338fa574534e");
         blk[..32].copy_from_slice(&c1);
         blk[32..].copy_from_slice(&h[32..64]);
         let c2 = haraka512(&blk);
-        assert_eq!(
-            hex(&c2),
-            "2046b6e8fff17f66807b4a6ffba4feace499d5977ecda91d46f8eae1fdfdb6f8"
-        );
+        assert_eq!(hex(&c2), "2046b6e8fff17f66807b4a6ffba4feace499d5977ecda91d46f8eae1fdfdb6f8");
 
         let (w, p) = absorb(&h);
         assert_eq!(p, 16);
@@ -479,30 +447,18 @@ mod tests {
         keygen(w[..32].try_into().unwrap(), &mut k);
         let kb: Vec<u8> = k.iter().flat_map(|l| l.to_le_bytes()).collect();
         assert_eq!(kb.len(), 8832);
-        assert_eq!(
-            hex(&kb[..32]),
-            "53a7ba2e57b0c66bc48fd80baac88b483e6a279eb18ce5173c48a69bb92a8007"
-        );
-        assert_eq!(
-            hex(&kb[8800..]),
-            "fe72b335cb955498993ea747e028b17603631868ae050f02073af586dd73d388"
-        );
+        assert_eq!(hex(&kb[..32]), "53a7ba2e57b0c66bc48fd80baac88b483e6a279eb18ce5173c48a69bb92a8007");
+        assert_eq!(hex(&kb[8800..]), "fe72b335cb955498993ea747e028b17603631868ae050f02073af586dd73d388");
 
         let mut hs = VerusHasher::new();
         let (out22, x22) = hs.hash_x(&h, true);
         assert_eq!(x22, 0x15a6d679e3bf39f5);
         assert_eq!(x22 & 511, 501);
-        assert_eq!(
-            hex(&out22),
-            "0000000000b069112cc0caf14507169f6adf1e5278a2ef286cddc89f1162d7ca"
-        );
+        assert_eq!(hex(&out22), "0000000000b069112cc0caf14507169f6adf1e5278a2ef286cddc89f1162d7ca");
         let (out21, x21) = hs.hash_x(&h, false);
         assert_eq!(x21, 0x638b821ade31a1ff);
         assert_eq!(x21 & 511, 511);
-        assert_eq!(
-            hex(&out21),
-            "8d9ed79784fe729b23854d1f7c65d75d26d7cf2e58713fbfb46869cf9b062070"
-        );
+        assert_eq!(hex(&out21), "8d9ed79784fe729b23854d1f7c65d75d26d7cf2e58713fbfb46869cf9b062070");
         // The journal left the cached key pristine.
         assert_eq!(hs.key[..], k[..]);
     }
@@ -528,10 +484,7 @@ mod tests {
         let data: Vec<u8> = (0..200u32).map(|i| (i * 37 + 11) as u8).collect();
         for n in 0..=200 {
             for v22 in [false, true] {
-                assert_eq!(
-                    verushash(&data[..n], v22),
-                    VerusHasher::new().hash(&data[..n], v22)
-                );
+                assert_eq!(verushash(&data[..n], v22), VerusHasher::new().hash(&data[..n], v22));
             }
         }
     }

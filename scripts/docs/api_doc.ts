@@ -25,13 +25,19 @@ import { parsePrice, priceToBytes } from '../../ts/kernel/price.js';
 // Parameters: what each path parameter name means wherever a route does not say otherwise, and
 // the codes its parser reports (ts/api/params.ts, ts/api/token_spec.ts).
 
-interface ParamDoc { text: string; errors: ErrorName[] }
+interface ParamDoc {
+  text: string;
+  errors: ErrorName[];
+}
 
 const PARAMS: Record<string, ParamDoc> = {
   account: { text: 'an address (48 hex chars) or a numeric account id', errors: ['EBADADDRESS', 'EINV_ARGS', 'ENOTFOUND'] },
   address: { text: 'an address (48 hex chars: 20 bytes and a 4-byte checksum)', errors: ['EBADADDRESS'] },
   asset: { text: 'an asset hash (64 hex chars) or a numeric asset id', errors: ['EINV_HEX', 'EINV_ARGS', 'EASSETHASHNOTFOUND', 'EASSETIDNOTFOUND'] },
-  tokenspec: { text: 'a token spec: `asset:<64 hex>`, `liquidity:<64 hex>` or a numeric token id (see [Token specs](#token-specs))', errors: ['EINV_TOKEN', 'ETOKIDNOTFOUND', 'EASSETHASHNOTFOUND'] },
+  tokenspec: {
+    text: 'a token spec: `asset:<64 hex>`, `liquidity:<64 hex>` or a numeric token id (see [Token specs](#token-specs))',
+    errors: ['EINV_TOKEN', 'ETOKIDNOTFOUND', 'EASSETHASHNOTFOUND'],
+  },
   beforeId: { text: 'a history id: entries with smaller ids are answered (see [History paging](#history-paging))', errors: ['EINV_ARGS'] },
   decimals: { text: 'decimal places of the asset, 0 to 18', errors: ['EINV_ARGS'] },
   feeE8: { text: 'a fee in 10⁻⁸ coin units (unsigned 64-bit integer)', errors: ['EINV_ARGS'] },
@@ -63,10 +69,14 @@ function handlerErrors(r: Route<any>): ErrorName[] {
 
 function routeErrors(r: Route<any>): ErrorName[] {
   const names = new Set<ErrorName>([
-    ...pathParams(r.path).flatMap((p) => (r.params?.[p] ? [] : PARAMS[p]?.errors ?? [])),
-    ...handlerErrors(r), ...(r.errors ?? []),
+    ...pathParams(r.path).flatMap((p) => (r.params?.[p] ? [] : (PARAMS[p]?.errors ?? []))),
+    ...handlerErrors(r),
+    ...(r.errors ?? []),
   ]);
-  if (r.method === 'POST') { names.add('EINV_BODY'); names.add('EINVJSON'); }
+  if (r.method === 'POST') {
+    names.add('EINV_BODY');
+    names.add('EINVJSON');
+  }
   return [...names].sort((a, b) => ERRORS[a][0] - ERRORS[b][0]);
 }
 
@@ -75,7 +85,11 @@ function routeErrors(r: Route<any>): ErrorName[] {
 
 const TYPES = schemaDocument();
 /** The id GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens. */
-const anchor = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+const anchor = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 
 function hexPattern(pattern: string): { prefix: string; chars: number | null } | null {
   if (pattern === '^([0-9a-f]{2})*$') return { prefix: '', chars: null };
@@ -94,7 +108,8 @@ function typeText(s: JsonSchema, indent = ''): string {
       if (!h) return `string /${s.pattern}/`;
       return h.chars === null ? 'hex' : `${h.prefix ? '"0x" + ' : ''}hex(${h.chars})`;
     }
-    case 'integer': return s.minimum === 0 ? 'uint64' : 'integer';
+    case 'integer':
+      return s.minimum === 0 ? 'uint64' : 'integer';
     case 'array':
       if (Array.isArray(s.prefixItems)) return `[${(s.prefixItems as JsonSchema[]).map((v) => typeText(v, indent)).join(', ')}]`;
       return s.items === false ? '[]' : `[${typeText(s.items as JsonSchema, indent)}]`;
@@ -104,7 +119,8 @@ function typeText(s: JsonSchema, indent = ''): string {
       const inner = indent + '  ';
       return `{\n${props.map(([k, v]) => `${inner}${k}: ${typeText(v, inner)}`).join(',\n')}\n${indent}}`;
     }
-    default: return String(s.type);
+    default:
+      return String(s.type);
   }
 }
 
@@ -143,7 +159,9 @@ function exampleString(s: JsonSchema): string {
 const TYPE_EXAMPLES = (): Record<string, unknown> => {
   const fee = fee16Encode(1000448n, 'closest');
   return {
-    CoinAmount: coinAmount(150000000n), TokenAmount: tokenAmount(2500n, 2), CompactFee: compactFee(fee16Decode(fee), fee),
+    CoinAmount: coinAmount(150000000n),
+    TokenAmount: tokenAmount(2500n, 2),
+    CompactFee: compactFee(fee16Decode(fee), fee),
     Token: { id: 3, spec: `asset:${ASSET_HASH}`, name: 'DEMO', decimals: 2 },
   };
 };
@@ -157,11 +175,16 @@ function example(s: JsonSchema, depth = 0): unknown {
   const variants = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
   if (variants) return example(variants.find((v) => v.type !== 'null') ?? variants[0], depth);
   switch (s.type) {
-    case 'null': return null;
-    case 'boolean': return true;
-    case 'string': return exampleString(s);
-    case 'integer': return 1;
-    case 'number': return 1.5;
+    case 'null':
+      return null;
+    case 'boolean':
+      return true;
+    case 'string':
+      return exampleString(s);
+    case 'integer':
+      return 1;
+    case 'number':
+      return 1.5;
     case 'array':
       if (Array.isArray(s.prefixItems)) return (s.prefixItems as JsonSchema[]).map((v) => example(v, depth + 1));
       // One item shows the shape; a recursive type ends in an empty list.
@@ -171,7 +194,8 @@ function example(s: JsonSchema, depth = 0): unknown {
       if (props.length === 0 && typeof s.additionalProperties === 'object') return { key: example(s.additionalProperties as JsonSchema, depth + 1) };
       return Object.fromEntries(props.map(([k, v]) => [k, example(v, depth + 1)]));
     }
-    default: throw new Error(`scripts/docs/api_doc.ts: no example for schema ${JSON.stringify(s)}`);
+    default:
+      throw new Error(`scripts/docs/api_doc.ts: no example for schema ${JSON.stringify(s)}`);
   }
 }
 
@@ -186,7 +210,10 @@ const fence = (lang: string, text: string) => '```' + lang + '\n' + text + '\n``
 /** JSON on one line, with a space after `:` and `,` as people write it. */
 function flatJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(flatJson).join(', ')}]`;
-  if (typeof v === 'object' && v !== null) return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${flatJson(x)}`).join(', ')}}`;
+  if (typeof v === 'object' && v !== null)
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${flatJson(x)}`)
+      .join(', ')}}`;
   return writeJson(v);
 }
 
@@ -196,7 +223,9 @@ function json(v: unknown, indent = ''): string {
   if (flat.length + indent.length <= 100 || typeof v !== 'object' || v === null) return flat;
   const inner = indent + '  ';
   if (Array.isArray(v)) return `[\n${v.map((x) => inner + json(x, inner)).join(',\n')}\n${indent}]`;
-  return `{\n${Object.entries(v).map(([k, x]) => `${inner}${JSON.stringify(k)}: ${json(x, inner)}`).join(',\n')}\n${indent}}`;
+  return `{\n${Object.entries(v)
+    .map(([k, x]) => `${inner}${JSON.stringify(k)}: ${json(x, inner)}`)
+    .join(',\n')}\n${indent}}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,9 +266,13 @@ function routeSection(r: Route<any>): string {
 function streamsSection(): string {
   const link = (name: string) => `[\`${name}\`](#${anchor(name)})`;
   return [
-    `Topics of \`/stream\`: ${TOPICS.map((t) => `\`${t}\``).join(', ')}. Messages: ${Object.keys(STREAM_EVENTS).map((k) => link(`StreamEvent.${k}`)).join(', ')}.`,
+    `Topics of \`/stream\`: ${TOPICS.map((t) => `\`${t}\``).join(', ')}. Messages: ${Object.keys(STREAM_EVENTS)
+      .map((k) => link(`StreamEvent.${k}`))
+      .join(', ')}.`,
     '',
-    `Messages of \`/ws/chain_delta\`: ${Object.keys(CHAIN_DELTA_EVENTS).map((k) => link(`ChainDelta.${k}`)).join(', ')}.`,
+    `Messages of \`/ws/chain_delta\`: ${Object.keys(CHAIN_DELTA_EVENTS)
+      .map((k) => link(`ChainDelta.${k}`))
+      .join(', ')}.`,
   ].join('\n');
 }
 
@@ -249,13 +282,15 @@ function routesSection(): string {
 }
 
 function typesSection(): string {
-  return Object.entries(TYPES).map(([name, s]) => [
-    `### ${name}`, '', fence('', typeText(s)), '',
-  ].join('\n')).join('\n');
+  return Object.entries(TYPES)
+    .map(([name, s]) => [`### ${name}`, '', fence('', typeText(s)), ''].join('\n'))
+    .join('\n');
 }
 
 function errorsSection(): string {
-  const rows = Object.entries(ERRORS).filter(([, [code]]) => code !== 0).map(([name, [code, text]]) => `| ${code} | \`${name}\` | ${text} |`);
+  const rows = Object.entries(ERRORS)
+    .filter(([, [code]]) => code !== 0)
+    .map(([name, [code, text]]) => `| ${code} | \`${name}\` | ${text} |`);
   return ['| code | name | text |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
@@ -263,7 +298,11 @@ function errorsSection(): string {
 // example key. The JSON body is parsed by the node's own parser, and the field table must cover
 // the signing bytes exactly, so this section cannot drift from the code.
 
-interface TxField { field: string; bytes: number; member: string }
+interface TxField {
+  field: string;
+  bytes: number;
+  member: string;
+}
 
 const COMMON_FIELDS: TxField[] = [
   { field: 'pinHash: hash of the block at pinHeight', bytes: 32, member: '(from `pinHeight`)' },
@@ -273,23 +312,28 @@ const COMMON_FIELDS: TxField[] = [
   { field: 'fee in E8, u64 (the decoded 16-bit fee)', bytes: 8, member: '`feeE8` or `feeStr`' },
 ];
 
-
 const TX_EXAMPLES = (): Record<TransactionType, { body: Record<string, unknown>; fields: TxField[] }> => ({
   coinTransfer: {
     body: { toAddr: RECIPIENT_ADDRESS, coinE8: 150000000 },
-    fields: [{ field: 'recipient address (20 bytes, no checksum)', bytes: 20, member: '`toAddr`' }, { field: 'amount in E8, u64', bytes: 8, member: '`coinE8` or `coinStr`' }],
+    fields: [
+      { field: 'recipient address (20 bytes, no checksum)', bytes: 20, member: '`toAddr`' },
+      { field: 'amount in E8, u64', bytes: 8, member: '`coinE8` or `coinStr`' },
+    ],
   },
   tokenTransfer: {
     body: { assetHash: ASSET_HASH, isLiquidity: false, toAddr: RECIPIENT_ADDRESS, amountU64: 2500 },
     fields: [
-      { field: 'asset hash', bytes: 32, member: '`assetHash`' }, { field: 'liquidity token? 1 : 0', bytes: 1, member: '`isLiquidity`' },
-      { field: 'recipient address', bytes: 20, member: '`toAddr`' }, { field: 'amount in token units, u64', bytes: 8, member: '`amountU64`' },
+      { field: 'asset hash', bytes: 32, member: '`assetHash`' },
+      { field: 'liquidity token? 1 : 0', bytes: 1, member: '`isLiquidity`' },
+      { field: 'recipient address', bytes: 20, member: '`toAddr`' },
+      { field: 'amount in token units, u64', bytes: 8, member: '`amountU64`' },
     ],
   },
   limitSwap: {
     body: { assetHash: ASSET_HASH, isBuy: true, amountU64: 100000, limit: toHex(priceToBytes(parsePrice('0.25', 2)!.floor)) },
     fields: [
-      { field: 'asset hash', bytes: 32, member: '`assetHash`' }, { field: 'buy? 1 : 0', bytes: 1, member: '`isBuy`' },
+      { field: 'asset hash', bytes: 32, member: '`assetHash`' },
+      { field: 'buy? 1 : 0', bytes: 1, member: '`isBuy`' },
       { field: 'amount, u64: coin E8 to spend when buying, asset units to sell when selling', bytes: 8, member: '`amountU64`' },
       { field: 'limit price: 3-byte price code (here 0.25 for 2 decimals, `/tools/parse_price/0.25/2`)', bytes: 3, member: '`limit`' },
     ],
@@ -297,22 +341,30 @@ const TX_EXAMPLES = (): Record<TransactionType, { body: Record<string, unknown>;
   liquidityDeposit: {
     body: { assetHash: ASSET_HASH, amountU64: 5000, coinE8: 200000000 },
     fields: [
-      { field: 'asset hash', bytes: 32, member: '`assetHash`' }, { field: 'base: asset units, u64', bytes: 8, member: '`amountU64`' },
+      { field: 'asset hash', bytes: 32, member: '`assetHash`' },
+      { field: 'base: asset units, u64', bytes: 8, member: '`amountU64`' },
       { field: 'quote: coin E8, u64', bytes: 8, member: '`coinE8` or `coinStr`' },
     ],
   },
   liquidityWithdrawal: {
     body: { assetHash: ASSET_HASH, amountE8: 70000 },
-    fields: [{ field: 'asset hash', bytes: 32, member: '`assetHash`' }, { field: 'pool shares to redeem, u64', bytes: 8, member: '`amountE8`' }],
+    fields: [
+      { field: 'asset hash', bytes: 32, member: '`assetHash`' },
+      { field: 'pool shares to redeem, u64', bytes: 8, member: '`amountE8`' },
+    ],
   },
   cancelation: {
     body: { cancelHeight: 1024, cancelNonceId: 7 },
-    fields: [{ field: 'pinHeight of the order to cancel, u32', bytes: 4, member: '`cancelHeight`' }, { field: 'its nonceId, u32', bytes: 4, member: '`cancelNonceId`' }],
+    fields: [
+      { field: 'pinHeight of the order to cancel, u32', bytes: 4, member: '`cancelHeight`' },
+      { field: 'its nonceId, u32', bytes: 4, member: '`cancelNonceId`' },
+    ],
   },
   assetCreation: {
     body: { supplyU64: 21000000, decimals: 2, name: 'DEMO' },
     fields: [
-      { field: 'supply in units, u64', bytes: 8, member: '`supplyU64`' }, { field: 'decimals, u8', bytes: 1, member: '`decimals` (or `precision`)' },
+      { field: 'supply in units, u64', bytes: 8, member: '`supplyU64`' },
+      { field: 'decimals, u8', bytes: 1, member: '`decimals` (or `precision`)' },
       { field: 'name, 1–5 ASCII letters or digits, zero-padded', bytes: 5, member: '`name`' },
     ],
   },
@@ -338,11 +390,18 @@ function transactionSection(type: TransactionType): string {
     return row;
   });
   return [
-    `### ${type}`, '',
-    fence('json', json(signed)), '',
-    `Signed bytes (${bytes.length}):`, '',
-    '| bytes | field | JSON member | example |', '| --- | --- | --- | --- |', ...rows, '',
-    `txHash = SHA-256 of these bytes = \`${toHex(hash)}\`; \`signature65\` signs it with the key \`${toHex(EXAMPLE_KEY)}\` (address \`${EXAMPLE_ADDRESS}\`).`, '',
+    `### ${type}`,
+    '',
+    fence('json', json(signed)),
+    '',
+    `Signed bytes (${bytes.length}):`,
+    '',
+    '| bytes | field | JSON member | example |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+    `txHash = SHA-256 of these bytes = \`${toHex(hash)}\`; \`signature65\` signs it with the key \`${toHex(EXAMPLE_KEY)}\` (address \`${EXAMPLE_ADDRESS}\`).`,
+    '',
   ].join('\n');
 }
 
@@ -351,7 +410,11 @@ function transactionsSection(): string {
 }
 
 const SECTIONS: Record<string, () => string> = {
-  routes: routesSection, streams: streamsSection, types: typesSection, errors: errorsSection, transactions: transactionsSection,
+  routes: routesSection,
+  streams: streamsSection,
+  types: typesSection,
+  errors: errorsSection,
+  transactions: transactionsSection,
   example_pin: () => `\`${toHex(EXAMPLE_PIN.pinHash)}\``,
 };
 

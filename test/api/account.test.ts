@@ -6,7 +6,8 @@ import { removeDir, startNode, type TestNode } from '../helpers/node.js';
 import { wallet } from '../state/chain_fixture.js';
 import { expectError } from './expect_error.js';
 
-const A = formatAddress(wallet(1).address), B = formatAddress(wallet(2).address);
+const A = formatAddress(wallet(1).address),
+  B = formatAddress(wallet(2).address);
 const NOBODY = formatAddress(wallet(3).address);
 const NEWEST = '18446744073709551615';
 let node: TestNode;
@@ -23,7 +24,10 @@ beforeAll(async () => {
   await mine(B, 1);
   await mine(A, 60);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 describe('GET /account/:account/coin_balance', () => {
   it('reports the total of the rewards, nothing locked and nothing pending', async () => {
@@ -45,7 +49,8 @@ describe('GET /account/:account/coin_balance', () => {
     // The recorded reference answers the same for an unknown address and for account id 0.
     for (const who of [NOBODY, '3', '0', '18446744073709551615']) {
       expect(await get(`/account/${who}/coin_balance`)).toEqual({
-        account: null, coin: { locked: { str: '0', E8: 0 }, mempool: { str: '0', E8: 0 }, total: { str: '0', E8: 0 } },
+        account: null,
+        coin: { locked: { str: '0', E8: 0 }, mempool: { str: '0', E8: 0 }, total: { str: '0', E8: 0 } },
       });
     }
   });
@@ -79,7 +84,7 @@ describe('GET /account/:account/history/:beforeId', () => {
     expect(p3).toEqual({ fromId: 0, perBlock: [] });
   });
 
-  it('shows each block as /chain/block/:id shows it, with only the account\'s entries', async () => {
+  it("shows each block as /chain/block/:id shows it, with only the account's entries", async () => {
     const p: Page = await get(`/account/${B}/history/${NEWEST}`);
     expect(p.fromId).toBe(61);
     expect(p.perBlock.length).toBe(1);

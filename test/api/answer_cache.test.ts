@@ -37,9 +37,17 @@ describe('AnswerCache', () => {
 describe('block views from the answer cache', () => {
   let node: TestNode;
   const A = formatAddress(wallet(1).address);
-  const mine = async (n = 1) => { for (let i = 0; i < n; i++) expect((await node.get(`/debug/fakemine/${A}`)).body).toEqual({ code: 0 }); };
-  beforeAll(async () => { node = await startNode(['--regtest']); await mine(3); });
-  afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+  const mine = async (n = 1) => {
+    for (let i = 0; i < n; i++) expect((await node.get(`/debug/fakemine/${A}`)).body).toEqual({ code: 0 });
+  };
+  beforeAll(async () => {
+    node = await startNode(['--regtest']);
+    await mine(3);
+  });
+  afterAll(async () => {
+    await node.stop();
+    await removeDir(node.dataDir);
+  });
 
   it('answers repeated views alike, by height and by hash, with the confirmations of the moment', async () => {
     const first = await node.get('/chain/block/2');

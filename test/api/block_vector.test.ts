@@ -16,7 +16,10 @@ beforeAll(async () => {
   await c.close();
   node = await startNode(['--testnet'], c.dir);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 const get = (path: string) => node.data(path);
 
@@ -33,7 +36,8 @@ describe('testnet block 1 (consensus.md §11.6)', () => {
       raw: V.header,
       time: { UTC: '2025-12-21 16:46:37 UTC', timestamp: TIMESTAMP },
       pow: {
-        floatSha256t: expect.any(Number), floatVerus: expect.any(Number),
+        floatSha256t: expect.any(Number),
+        floatVerus: expect.any(Number),
         hashSha256t: '353389ceb7bccd1efe58d3ff45b97c4efd99d0a460070d554a2f78edd92482b7',
         // Testnet height 1 is Janus7: VerusHash v2.1.
         hashVerus: '2443706cf33a161fd811fa69c7180787f4ddbc518f9e8cacd4efef29b3cc22a9',
@@ -60,8 +64,13 @@ describe('testnet block 1 (consensus.md §11.6)', () => {
     expect(r.bytes).toBe(V.body);
     const flat = r.structure.map((n: { tag: string; beginOffset: number; endOffset: number }) => [n.tag, n.beginOffset, n.endOffset]);
     expect(flat).toEqual([
-      ['extraNonce', 0, 10], ['newAddresses', 10, 32], ['reward', 32, 48], ['coinTransfer', 48, 52],
-      ['cancelation', 52, 54], ['tokenSections', 54, 56], ['assetCreation', 56, 58],
+      ['extraNonce', 0, 10],
+      ['newAddresses', 10, 32],
+      ['reward', 32, 48],
+      ['coinTransfer', 48, 52],
+      ['cancelation', 52, 54],
+      ['tokenSections', 54, 56],
+      ['assetCreation', 56, 58],
     ]);
   });
 });

@@ -10,10 +10,17 @@ import { removeDir, startNode, type TestNode } from '../helpers/node.js';
 import { wallet } from '../state/chain_fixture.js';
 import { expectError } from './expect_error.js';
 
-const A = formatAddress(wallet(1).address), B = formatAddress(wallet(2).address);
+const A = formatAddress(wallet(1).address),
+  B = formatAddress(wallet(2).address);
 const REWARD = { str: '3.00000000', E8: 300_000_000 };
 const EMPTY_TOKEN_ERA = {
-  tokenTransfer: [], limitSwap: [], match: [], liquidityDeposit: [], liquidityWithdrawal: [], assetCreation: [], cancelation: [],
+  tokenTransfer: [],
+  limitSwap: [],
+  match: [],
+  liquidityDeposit: [],
+  liquidityWithdrawal: [],
+  assetCreation: [],
+  cancelation: [],
 };
 let node: TestNode;
 
@@ -29,7 +36,10 @@ beforeAll(async () => {
   await mine(B);
   await mine(A, 2);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 describe('GET /chain/block/:id', () => {
   it('shows the reward of each block with its history id, and empty token-era lists', async () => {
@@ -101,7 +111,8 @@ describe('GET /chain/block/:id/header', () => {
       expect(r.height).toBe(h);
       const { time, pow, ...rest } = b.header;
       expect(r.header).toEqual({
-        ...rest, time: time.timestamp,
+        ...rest,
+        time: time.timestamp,
         pow: { floatSha256t: pow.floatSha256t, floatVerus: pow.floatVerus, hashSha256t: pow.hashSha256t, hashVerus: pow.hashVerus, 'verusV2.2': pow.verusV2_2 },
       });
       expect(await get(`/chain/block/${h}/header`)).toEqual(r);
@@ -131,7 +142,10 @@ describe('GET /chain/block/:id/binary', () => {
         }
       };
       walk(r.structure, 0, bytes.length);
-      for (const n of r.structure) { expect(n.beginOffset).toBe(at); at = n.endOffset; }
+      for (const n of r.structure) {
+        expect(n.beginOffset).toBe(at);
+        at = n.endOffset;
+      }
       expect(at).toBe(bytes.length);
       const reward = r.structure[2];
       expect(reward.children.map((c: { tag: string }) => c.tag)).toEqual(['toAccountId', 'coin']);

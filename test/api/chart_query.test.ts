@@ -5,7 +5,11 @@ import { chartQuery, selectEntries } from '../../ts/api/chart_query.js';
 import { NodeError } from '../../ts/core/errors.js';
 
 const code = (f: () => unknown) => {
-  try { f(); } catch (e) { return (e as NodeError).code; }
+  try {
+    f();
+  } catch (e) {
+    return (e as NodeError).code;
+  }
   return 0;
 };
 const span = (from: bigint, to: bigint) => to - from;

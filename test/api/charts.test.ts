@@ -32,7 +32,10 @@ beforeAll(async () => {
   await c.close();
   node = await startNode(['--regtest'], c.dir);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 const get = (path: string) => node.data(path);
 
@@ -45,9 +48,16 @@ function estimate(h: number, n: number): { exact: number; lower: number } {
 
 describe('GET /chart/hashrate/block/:from/:to/:window', () => {
   it('gives one estimate per height of [max(from, 2), min(to, tip)]', async () => {
-    for (const [from, to, window] of [[1, 1000, 10], [50, 120, 30], [205, 215, 3], [290, 300, 500], [2, 2, 0]]) {
+    for (const [from, to, window] of [
+      [1, 1000, 10],
+      [50, 120, 30],
+      [205, 215, 3],
+      [290, 300, 500],
+      [2, 2, 0],
+    ]) {
       const r = await get(`/chart/hashrate/block/${from}/${to}/${window}`);
-      const begin = Math.max(from, 2), end = Math.min(to, LENGTH);
+      const begin = Math.max(from, 2),
+        end = Math.min(to, LENGTH);
       expect(r.range).toEqual({ begin, end });
       expect(r.data.length).toBe(end - begin + 1);
       r.data.forEach((v: number | bigint, i: number) => expect(Number(v), `h ${begin + i}`).toBeCloseTo(estimate(begin + i, window).exact, 9));
@@ -103,7 +113,8 @@ describe('GET /chart/hashrate/time/:from/:to/:interval', () => {
   });
 
   it('honours from and to, and a longer interval', async () => {
-    const from = ts[50], to = ts[250];
+    const from = ts[50],
+      to = ts[250];
     expect((await get(`/chart/hashrate/time/${from}/${to}/600`)).data).toEqual(samples(from, to, 600));
     const r = await get(`/chart/hashrate/time/${from}/${to}/1200`);
     expect(r.interval).toBe(1200);
@@ -118,7 +129,7 @@ describe('GET /chart/hashrate/time/:from/:to/:interval', () => {
     }
   });
 
-  it('is empty outside the chain\'s time span or for an inverted range', async () => {
+  it("is empty outside the chain's time span or for an inverted range", async () => {
     expect((await get(`/chart/hashrate/time/${ts[LENGTH] + 600}/4000000000/600`)).data).toEqual([]);
     expect((await get(`/chart/hashrate/time/0/${ts[1] - 1}/600`)).data).toEqual([]);
     expect(await get(`/chart/hashrate/time/${ts[200]}/${ts[100]}/600`)).toEqual({ range: { begin: ts[200], end: ts[100] }, interval: 600, data: [] });

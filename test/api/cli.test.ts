@@ -20,9 +20,20 @@ describe('command line', () => {
   });
 
   it('refuses unknown and malformed options with a message and a non-zero exit', () => {
-    for (const args of [['--bogus'], ['--rpc=nonsense'], ['--rpc=127.0.0.1:70000'], ['--rpc=300.0.0.1:3000'],
-      ['--minfee=abc'], ['--minfee=-1'], ['--minfee=0.000000001'], ['--testnet', '--regtest'], ['stray'],
-      ['--testnet=1'], ['--rpc'], ['--datadir=']]) {
+    for (const args of [
+      ['--bogus'],
+      ['--rpc=nonsense'],
+      ['--rpc=127.0.0.1:70000'],
+      ['--rpc=300.0.0.1:3000'],
+      ['--minfee=abc'],
+      ['--minfee=-1'],
+      ['--minfee=0.000000001'],
+      ['--testnet', '--regtest'],
+      ['stray'],
+      ['--testnet=1'],
+      ['--rpc'],
+      ['--datadir='],
+    ]) {
       const r = run(...args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.length, args.join(' ')).toBeGreaterThan(0);
@@ -37,7 +48,11 @@ describe('command line', () => {
       const r = run('--regtest', `--rpc=127.0.0.1:${port}`, `--datadir=${dir}`);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);
-    } finally { await a.stop(); await removeDir(a.dataDir); await removeDir(dir); }
+    } finally {
+      await a.stop();
+      await removeDir(a.dataDir);
+      await removeDir(dir);
+    }
   });
 
   it('logs its endpoint and shuts down cleanly on SIGINT and SIGTERM', async () => {

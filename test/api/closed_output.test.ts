@@ -4,8 +4,13 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { removeDir, startNode, type TestNode } from '../helpers/node.js';
 
 let node: TestNode;
-beforeAll(async () => { node = await startNode(['--regtest']); });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+beforeAll(async () => {
+  node = await startNode(['--regtest']);
+});
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 test('closing the pipes of stdout and stderr leaves the node serving', async () => {
   node.proc.stdout!.destroy();

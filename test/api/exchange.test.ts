@@ -65,7 +65,10 @@ beforeAll(async () => {
   await sc.close();
   node = await startNode(['--regtest'], sc.dir);
 });
-afterAll(async () => { await node?.stop(); await removeDir(sc.dir); });
+afterAll(async () => {
+  await node?.stop();
+  await removeDir(sc.dir);
+});
 
 const data = (path: string) => node.data(path);
 /** An expected value as the node's JSON reader returns it (integers up to 2^53 are numbers). */
@@ -83,8 +86,11 @@ const lqSpec = () => `liquidity:${toHex(sc.tok.hash)}`;
 const COIN_SPEC = `asset:${'0'.repeat(64)}`;
 const addr = (w: TestWallet) => formatAddress(w.address);
 const orderEntry = (o: OpenOrder) => ({
-  amount: tok(o.amount, o.isBuy ? 8 : 2), filled: tok(o.filled, o.isBuy ? 8 : 2), inMempool: false,
-  limit: priceView(priceFromBytes(o.limit)!, 2), txHash: toHex(o.txHash),
+  amount: tok(o.amount, o.isBuy ? 8 : 2),
+  filled: tok(o.filled, o.isBuy ? 8 : 2),
+  inMempool: false,
+  limit: priceView(priceFromBytes(o.limit)!, 2),
+  txHash: toHex(o.txHash),
 });
 
 let nonce = 1000;
@@ -96,10 +102,18 @@ async function post(w: TestWallet, payload: TransactionPayload): Promise<string>
 }
 
 describe('GET /asset/complete and /asset/lookup/:asset', () => {
-  const record = () => j({
-    id: sc.tok.id, hash: toHex(sc.tok.hash), name: 'TOK', decimals: 2, height: 6, groupId: 2n * sc.tok.id + 1n,
-    ownerAccountId: sc.ids.A, parentId: null, totalSupply: tok(1_000_000n, 2),
-  });
+  const record = () =>
+    j({
+      id: sc.tok.id,
+      hash: toHex(sc.tok.hash),
+      name: 'TOK',
+      decimals: 2,
+      height: 6,
+      groupId: 2n * sc.tok.id + 1n,
+      ownerAccountId: sc.ids.A,
+      parentId: null,
+      totalSupply: tok(1_000_000n, 2),
+    });
 
   it('lists every asset in ascending id without prefixes, echoing them', async () => {
     const r = await data('/asset/complete');
@@ -143,41 +157,51 @@ describe('GET /asset/complete and /asset/lookup/:asset', () => {
 });
 
 describe('GET /dex/market/:asset and /account/:account/open_orders', () => {
-  it('shows the open orders best first, the pool and the next block\'s match: none, with no order pending', async () => {
+  it("shows the open orders best first, the pool and the next block's match: none, with no order pending", async () => {
     const m = await data(`/dex/market/${sc.tok.id}`);
     const buy = facts.orders.get(sc.ids.A)!.filter((o) => o.isBuy);
     const ask = facts.orders.get(sc.ids.B)!.filter((o) => !o.isBuy);
     expect(buy.length).toBe(1); // the partly filled buy (the bid was canceled)
     expect(ask.length).toBe(1); // the ask (the sell was filled completely)
-    expect(m).toEqual(j({
-      baseAsset: { hash: toHex(sc.tok.hash), id: sc.tok.id, name: 'TOK', decimals: 2 },
-      coinToAssetSwaps: buy.map(orderEntry),
-      assetToCoinSwaps: ask.map(orderEntry),
-      liquidityPool: { asset: tok(facts.pool.base, 2), coin: coin(facts.pool.quote), shares: tok(facts.pool.shares, 8) },
-      match: { filled: { base: tok(0n, 2), quote: coin(0n) }, toPool: { amount: tok(0n, 2), isQuote: false } },
-    }));
+    expect(m).toEqual(
+      j({
+        baseAsset: { hash: toHex(sc.tok.hash), id: sc.tok.id, name: 'TOK', decimals: 2 },
+        coinToAssetSwaps: buy.map(orderEntry),
+        assetToCoinSwaps: ask.map(orderEntry),
+        liquidityPool: { asset: tok(facts.pool.base, 2), coin: coin(facts.pool.quote), shares: tok(facts.pool.shares, 8) },
+        match: { filled: { base: tok(0n, 2), quote: coin(0n) }, toPool: { amount: tok(0n, 2), isQuote: false } },
+      }),
+    );
     expect(m.coinToAssetSwaps[0].filled.u64).toBeGreaterThan(0n);
     expect(Object.keys(m)).toEqual(['baseAsset', 'coinToAssetSwaps', 'assetToCoinSwaps', 'liquidityPool', 'match']);
     expect(await data(`/dex/market/${toHex(sc.tok.hash)}`)).toEqual(m);
   });
 
   it('shows an empty market for an asset without orders or pool', async () => {
-    expect(await data(`/dex/market/${sc.zed.id}`)).toEqual(j({
-      baseAsset: { hash: toHex(sc.zed.hash), id: sc.zed.id, name: 'ZED', decimals: 0 },
-      coinToAssetSwaps: [], assetToCoinSwaps: [],
-      liquidityPool: { asset: tok(0n, 0), coin: coin(0n), shares: tok(0n, 8) },
-      match: { filled: { base: tok(0n, 0), quote: coin(0n) }, toPool: { amount: tok(0n, 0), isQuote: false } },
-    }));
+    expect(await data(`/dex/market/${sc.zed.id}`)).toEqual(
+      j({
+        baseAsset: { hash: toHex(sc.zed.hash), id: sc.zed.id, name: 'ZED', decimals: 0 },
+        coinToAssetSwaps: [],
+        assetToCoinSwaps: [],
+        liquidityPool: { asset: tok(0n, 0), coin: coin(0n), shares: tok(0n, 8) },
+        match: { filled: { base: tok(0n, 0), quote: coin(0n) }, toPool: { amount: tok(0n, 0), isQuote: false } },
+      }),
+    );
   });
 
-  it('lists an account\'s open orders per market', async () => {
+  it("lists an account's open orders per market", async () => {
     const ref = j({ hash: toHex(sc.tok.hash), id: sc.tok.id, name: 'TOK', decimals: 2 });
-    const a = facts.orders.get(sc.ids.A)!, b = facts.orders.get(sc.ids.B)!;
+    const a = facts.orders.get(sc.ids.A)!,
+      b = facts.orders.get(sc.ids.B)!;
     expect(await data(`/account/${addr(sc.A)}/open_orders`)).toEqual([{ baseAsset: ref, coinToAssetSwaps: a.map(orderEntry), assetToCoinSwaps: [] }]);
     expect(await data(`/account/${sc.ids.B}/open_orders`)).toEqual([{ baseAsset: ref, coinToAssetSwaps: [], assetToCoinSwaps: b.map(orderEntry) }]);
     expect(await data(`/account/${addr(sc.M)}/open_orders`)).toEqual([]);
     expect(await data(`/account/${formatAddress(new Uint8Array(20).fill(7))}/open_orders`)).toEqual([]);
-    expect(await data(`/account/${addr(sc.B)}/open_orders/${toHex(sc.tok.hash)}`)).toEqual({ baseAsset: ref, coinToAssetSwaps: [], assetToCoinSwaps: b.map(orderEntry) });
+    expect(await data(`/account/${addr(sc.B)}/open_orders/${toHex(sc.tok.hash)}`)).toEqual({
+      baseAsset: ref,
+      coinToAssetSwaps: [],
+      assetToCoinSwaps: b.map(orderEntry),
+    });
     expect(await data(`/account/${addr(sc.B)}/open_orders/${sc.zed.id}`)).toMatchObject({ coinToAssetSwaps: [], assetToCoinSwaps: [] });
   });
 
@@ -236,7 +260,10 @@ describe('GET /account/:account/balance/:tokenspec', () => {
     // An address that never received anything, and an account id nobody has.
     for (const who of [nobody, '999999']) {
       expect(await data(`/account/${who}/balance/${assetSpec()}`)).toEqual({
-        account: null, balance: zeros, lookupTrace: null, token: (await data(`/account/${addr(sc.A)}/balance/${assetSpec()}`)).token,
+        account: null,
+        balance: zeros,
+        lookupTrace: null,
+        token: (await data(`/account/${addr(sc.A)}/balance/${assetSpec()}`)).token,
       });
       const c = await data(`/account/${who}/coin_balance`);
       expect(c).toEqual({ account: null, coin: { locked: { str: '0', E8: 0 }, mempool: { str: '0', E8: 0 }, total: { str: '0', E8: 0 } } });
@@ -249,7 +276,17 @@ describe('GET /account/:account/balance/:tokenspec', () => {
 
   it('refuses malformed specs (307), unknown assets (185) and token ids (131)', async () => {
     const h = toHex(sc.tok.hash);
-    for (const bad of ['abc', '-1', '18446744073709551616', `foo:${h}`, `Asset:${h}`, `asset:${h.slice(1)}`, `asset:${h}0`, `asset:${'x'.repeat(64)}`, `liquidity:${h.slice(0, 62)}`]) {
+    for (const bad of [
+      'abc',
+      '-1',
+      '18446744073709551616',
+      `foo:${h}`,
+      `Asset:${h}`,
+      `asset:${h.slice(1)}`,
+      `asset:${h}0`,
+      `asset:${'x'.repeat(64)}`,
+      `liquidity:${h.slice(0, 62)}`,
+    ]) {
       await expectError(node, `/account/${addr(sc.A)}/balance/${bad}`, 307);
     }
     await expectError(node, `/account/${addr(sc.A)}/balance/asset:${'ef'.repeat(32)}`, 185);
@@ -264,7 +301,8 @@ describe('GET /account/richlist/:tokenspec', () => {
   it('lists holders by total, descending, with the token', async () => {
     const r = await data(`/account/richlist/${assetSpec()}`);
     const t = assetTokenId(sc.tok.id);
-    const expected = [sc.A, sc.B].map((w) => ({ address: addr(w), balance: tok(bal(w, t).total, 2) }))
+    const expected = [sc.A, sc.B]
+      .map((w) => ({ address: addr(w), balance: tok(bal(w, t).total, 2) }))
       .sort((x, y) => (BigInt(x.balance.u64) > BigInt(y.balance.u64) ? -1 : 1));
     expect(r).toEqual(j({ richlist: expected, token: { id: t, spec: assetSpec(), name: 'TOK', decimals: 2 } }));
     const lq = await data(`/account/richlist/${lqSpec()}`);
@@ -297,7 +335,8 @@ describe('GET /chart/trades/:asset and /chart/candles/:asset/:interval', () => {
   /** exchange.md §11.1: the swaps of both sides summed, as exact decimal texts (TOK has 2 decimals). */
   const totals = () => {
     const swaps = [...facts.match.buySwaps, ...facts.match.sellSwaps];
-    const base = swaps.reduce((t, s) => t + BigInt(s.base), 0n), quote = swaps.reduce((t, s) => t + BigInt(s.quote), 0n);
+    const base = swaps.reduce((t, s) => t + BigInt(s.base), 0n),
+      quote = swaps.reduce((t, s) => t + BigInt(s.quote), 0n);
     return { base, quote, baseText: formatUnits(base, 2), quoteText: formatUnits(quote, 8) };
   };
 
@@ -317,7 +356,11 @@ describe('GET /chart/trades/:asset and /chart/candles/:asset/:interval', () => {
     // coin per whole unit: quote E8 · 10^2 / (base · 10^8), to 18 significant digits
     const p = ratioDecimal(quote * 100n, base * 100_000_000n, 18)!.text;
     expect(p).toMatch(/^0\.\d{18,}$/);
-    for (const [name, s] of [['5m', 300], ['1h', 3600], ['1d', 86400]] as const) {
+    for (const [name, s] of [
+      ['5m', 300],
+      ['1h', 3600],
+      ['1d', 86400],
+    ] as const) {
       const begin = Math.floor(facts.timestamp8 / s) * s;
       expect(await data(`/chart/candles/${sc.tok.id}/${name}`)).toEqual([[begin, 8, p, p, p, p, baseText, quoteText]]);
       expect(await data(`/chart/candles/${sc.tok.id}/${name}?from=${begin}&to=${begin}`)).toHaveLength(1);
@@ -327,7 +370,8 @@ describe('GET /chart/trades/:asset and /chart/candles/:asset/:interval', () => {
   });
 
   it('refuses bad intervals, argument combinations, ranges and assets in the reference order', async () => {
-    const t = `/chart/trades/${sc.tok.id}`, c = `/chart/candles/${sc.tok.id}`;
+    const t = `/chart/trades/${sc.tok.id}`,
+      c = `/chart/candles/${sc.tok.id}`;
     for (const i of ['5M', '1H', '15m', '1w', '300', 'x']) await expectError(node, `${c}/${i}`, 320);
     await expectError(node, `${c}/2h?n=201`, 320);
     for (const base of [t, `${c}/5m`]) {
@@ -355,8 +399,9 @@ describe('GET /chart/trades/:asset and /chart/candles/:asset/:interval', () => {
 describe('token-era entries in blocks, lookups and history', () => {
   it('shows every body key of a block with the exchange entries', async () => {
     const b8 = await data('/chain/block/8');
-    expect(b8.body.limitSwap.map((e: { transaction: { hash: string } }) => e.transaction.hash))
-      .toEqual([sc.tx.sell, sc.tx.buy, sc.tx.bid, sc.tx.ask].map((t) => toHex(t.hash)));
+    expect(b8.body.limitSwap.map((e: { transaction: { hash: string } }) => e.transaction.hash)).toEqual(
+      [sc.tx.sell, sc.tx.buy, sc.tx.bid, sc.tx.ask].map((t) => toHex(t.hash)),
+    );
     expect(b8.body.match).toHaveLength(1);
     expect(b8.body.match[0].historyId).toBe(Number(facts.matchId));
     expect(b8.body.match[0].transaction.hash).toBe(facts.matchHash);
@@ -365,14 +410,16 @@ describe('token-era entries in blocks, lookups and history', () => {
     expect(b9.body.liquidityWithdrawal[0].transaction.data.sharesRedeemed).toEqual(tok(1_000_000n, 8));
     expect(b9.body.tokenTransfer[0].transaction.data.isLiquidity).toBe(true);
     const b6 = await data('/chain/block/6');
-    expect(b6.body.assetCreation.map((e: { transaction: { processed: { assetId: bigint } } }) => e.transaction.processed.assetId))
-      .toEqual(j([sc.tok.id, sc.token.id, sc.zed.id]));
+    expect(b6.body.assetCreation.map((e: { transaction: { processed: { assetId: bigint } } }) => e.transaction.processed.assetId)).toEqual(
+      j([sc.tok.id, sc.token.id, sc.zed.id]),
+    );
   });
 
   it('looks up a match by its derived hash and a limitSwap with its remaining', async () => {
     const m = await data(`/transaction/lookup/${facts.matchHash}`);
     expect(m).toMatchObject({
-      confirmations: 2, type: 'match',
+      confirmations: 2,
+      type: 'match',
       mined: { historyId: Number(facts.matchId), block: { height: 8, hash: toHex(sc.chain.hashAt(8)), timestamp: facts.timestamp8 } },
     });
     expect(m.transaction.data.sellSwaps[0].swapped.base).toEqual(tok(10_000n, 2));
@@ -395,14 +442,19 @@ describe('token-era entries in blocks, lookups and history', () => {
 });
 
 describe('pending token-era transactions (POST /transaction/add), then mined', () => {
-  let sellHash = '', buyHash = '';
+  let sellHash = '',
+    buyHash = '';
 
   it('lists them in the mempool with their views; a lookup shows processed null', async () => {
     sellHash = await post(sc.B, { type: 'limitSwap', assetHash: sc.tok.hash, isBuy: false, amount: 2_000n, limit: limitOf('0.005', 2, 'ceil') });
     buyHash = await post(sc.A, { type: 'limitSwap', assetHash: sc.tok.hash, isBuy: true, amount: 10_000_000n, limit: limitOf('0.006', 2, 'floor') });
     const pool = await data('/transaction/mempool');
-    expect(pool.map((e: { type: string; transaction: { hash: string } }) => [e.type, e.transaction.hash]).sort())
-      .toEqual([['limitSwap', buyHash], ['limitSwap', sellHash]].sort());
+    expect(pool.map((e: { type: string; transaction: { hash: string } }) => [e.type, e.transaction.hash]).sort()).toEqual(
+      [
+        ['limitSwap', buyHash],
+        ['limitSwap', sellHash],
+      ].sort(),
+    );
     const mine = await data(`/account/${addr(sc.B)}/mempool`);
     expect(mine).toHaveLength(1);
     expect(mine[0].transaction.data).toMatchObject({ amount: tok(2_000n, 2), buy: false });
@@ -412,17 +464,21 @@ describe('pending token-era transactions (POST /transaction/add), then mined', (
 
   it('shows them in the market and open orders (inMempool, nothing filled, after on-chain orders at equal limits)', async () => {
     const m = await data(`/dex/market/${sc.tok.id}`);
-    expect(m.assetToCoinSwaps.map((o: { txHash: string; inMempool: boolean }) => [o.txHash, o.inMempool]))
-      .toEqual([[sellHash, true], [toHex(sc.tx.ask.hash), false]]);
-    expect(m.coinToAssetSwaps.map((o: { txHash: string; inMempool: boolean }) => [o.txHash, o.inMempool]))
-      .toEqual([[toHex(sc.tx.buy.hash), false], [buyHash, true]]);
+    expect(m.assetToCoinSwaps.map((o: { txHash: string; inMempool: boolean }) => [o.txHash, o.inMempool])).toEqual([
+      [sellHash, true],
+      [toHex(sc.tx.ask.hash), false],
+    ]);
+    expect(m.coinToAssetSwaps.map((o: { txHash: string; inMempool: boolean }) => [o.txHash, o.inMempool])).toEqual([
+      [toHex(sc.tx.buy.hash), false],
+      [buyHash, true],
+    ]);
     expect(m.assetToCoinSwaps[0]).toMatchObject({ amount: tok(2_000n, 2), filled: tok(0n, 2) });
     expect(m.match.filled.base.u64).toBeGreaterThan(0n); // the pending sell crosses the buys
     const a = await data(`/account/${addr(sc.A)}/open_orders/${sc.tok.id}`);
     expect(a.coinToAssetSwaps.map((o: { inMempool: boolean }) => o.inMempool)).toEqual([false, true]);
   });
 
-  it('counts their reservations in the balances\' mempool field', async () => {
+  it("counts their reservations in the balances' mempool field", async () => {
     const b = await data(`/account/${addr(sc.B)}/balance/${assetSpec()}`);
     expect(b.balance.mempool).toEqual(tok(2_000n, 2));
     const a = await data(`/account/${addr(sc.A)}/balance/0`);

@@ -15,7 +15,9 @@ import { TestWallet, requestJson, signRequest } from '../helpers/wallet.js';
 
 await initKernel();
 
-const A = TestWallet.fromSeed(41), B = TestWallet.fromSeed(42), M = TestWallet.fromSeed(43);
+const A = TestWallet.fromSeed(41),
+  B = TestWallet.fromSeed(42),
+  M = TestWallet.fromSeed(43);
 const FEE_CODE = 0x4fa2;
 let node: TestNode;
 let genesis: Uint8Array;
@@ -36,12 +38,25 @@ const balance = (w: TestWallet, spec: string) => node.data(`/account/${w.address
 
 /** The answers that must come back exactly after a rollback. */
 async function snapshot(assetHash: string | null) {
-  const routes = [`/account/${A.addressText}/coin_balance`, `/account/${B.addressText}/coin_balance`, '/transaction/latest', `/account/${A.addressText}/history/999999`];
+  const routes = [
+    `/account/${A.addressText}/coin_balance`,
+    `/account/${B.addressText}/coin_balance`,
+    '/transaction/latest',
+    `/account/${A.addressText}/history/999999`,
+  ];
   if (assetHash) {
-    routes.push(`/dex/market/${assetHash}`, `/account/${A.addressText}/open_orders`, `/account/${B.addressText}/open_orders`,
-      `/account/${A.addressText}/balance/asset:${assetHash}`, `/account/${B.addressText}/balance/asset:${assetHash}`,
-      `/account/${A.addressText}/balance/liquidity:${assetHash}`, `/account/richlist/asset:${assetHash}`,
-      `/chart/trades/${assetHash}`, `/chart/candles/${assetHash}/5m`, `/asset/lookup/${assetHash}`);
+    routes.push(
+      `/dex/market/${assetHash}`,
+      `/account/${A.addressText}/open_orders`,
+      `/account/${B.addressText}/open_orders`,
+      `/account/${A.addressText}/balance/asset:${assetHash}`,
+      `/account/${B.addressText}/balance/asset:${assetHash}`,
+      `/account/${A.addressText}/balance/liquidity:${assetHash}`,
+      `/account/richlist/asset:${assetHash}`,
+      `/chart/trades/${assetHash}`,
+      `/chart/candles/${assetHash}/5m`,
+      `/asset/lookup/${assetHash}`,
+    );
   }
   const out: Record<string, string> = {};
   for (const r of routes) out[r] = (await node.get(r)).text;
@@ -54,7 +69,10 @@ beforeAll(async () => {
   for (let i = 0; i < 4; i++) await node.data(`/debug/fakemine/${A.addressText}`);
   await node.data(`/debug/fakemine/${B.addressText}`);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 describe('the exchange through HTTP', () => {
   let asset = '';
@@ -90,7 +108,8 @@ describe('the exchange through HTTP', () => {
     expect((await balance(B, `asset:${asset}`)).balance.total.u64).toBe(200000);
     const market = await node.data(`/dex/market/${asset}`);
     expect(market.liquidityPool).toEqual({
-      asset: { str: '1000.00', u64: 100000, decimals: 2 }, coin: { str: '5.00000000', E8: 500000000 },
+      asset: { str: '1000.00', u64: 100000, decimals: 2 },
+      coin: { str: '5.00000000', E8: 500000000 },
       shares: { str: '0.07071067', u64: 7071067, decimals: 8 },
     });
     expect((await balance(A, `liquidity:${asset}`)).balance.total.u64).toBe(7071067);
@@ -109,7 +128,7 @@ describe('the exchange through HTTP', () => {
     const trades = await node.data(`/chart/trades/${asset}`);
     expect(trades).toHaveLength(1);
     expect(trades[0][0]).toBe(await head());
-    expect((await node.data(`/chart/candles/${asset}/1h`))).toHaveLength(1);
+    expect(await node.data(`/chart/candles/${asset}/1h`)).toHaveLength(1);
     const block = await node.data(`/chain/block/${await head()}`);
     expect(block.body.match).toHaveLength(1);
     expect(block.body.limitSwap).toHaveLength(2);
@@ -151,7 +170,13 @@ describe('the exchange through HTTP', () => {
       const b = await submit(A, payload as TransactionPayload);
       expect(b.code, `${JSON.stringify(payload, (_k, v) => (typeof v === 'bigint' ? String(v) : v))} → ${JSON.stringify(b)}`).toBe(code);
     }
-    const base = requestJson(signRequest(A.sk, { type: 'limitSwap', assetHash: h, isBuy: true, amount: 1000n, limit: priceToBytes(parsePrice('1', 2)!.floor) }, { pinHeight: 0, pinHash: genesis, nonceId: 9999, feeCode: FEE_CODE }));
+    const base = requestJson(
+      signRequest(
+        A.sk,
+        { type: 'limitSwap', assetHash: h, isBuy: true, amount: 1000n, limit: priceToBytes(parsePrice('1', 2)!.floor) },
+        { pinHeight: 0, pinHash: genesis, nonceId: 9999, feeCode: FEE_CODE },
+      ),
+    );
     const json: [number, Record<string, unknown>][] = [
       [309, { ...base, assetHash: 'xyz' }],
       [311, { ...base, isBuy: 1 }],

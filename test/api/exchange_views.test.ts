@@ -9,9 +9,7 @@ import { assetNameBytes } from '../../ts/core/transaction.js';
 import { priceFromBytes, priceView } from '../../ts/kernel/price.js';
 import { validate } from '../../ts/api/schema.js';
 import { Block, blockView } from '../../ts/api/views/block.js';
-import {
-  AnyTransaction, MempoolEntry, mempoolEntries, minedTransactionView, pendingAssets, pendingLookupView,
-} from '../../ts/api/views/transaction.js';
+import { AnyTransaction, MempoolEntry, mempoolEntries, minedTransactionView, pendingAssets, pendingLookupView } from '../../ts/api/views/transaction.js';
 import { blockTransactions, transactionByHash } from '../../ts/state/history_query.js';
 import { dbReader } from '../../ts/state/ledger.js';
 import { orderById } from '../../ts/state/orders.js';
@@ -19,8 +17,13 @@ import { removeDir } from '../helpers/node.js';
 import { FEE_E8, exchangeScenario, limitOf, type ExchangeScenario } from '../state/exchange_scenario.js';
 
 let sc: ExchangeScenario;
-beforeAll(async () => { sc = await exchangeScenario(); });
-afterAll(async () => { await sc.close(); await removeDir(sc.dir); });
+beforeAll(async () => {
+  sc = await exchangeScenario();
+});
+afterAll(async () => {
+  await sc.close();
+  await removeDir(sc.dir);
+});
 
 const coin = (e8: bigint) => ({ str: e8 === 0n ? '0' : (Number(e8) / 1e8).toFixed(8), E8: e8 });
 const tok = (u64: bigint, decimals: number, str: string) => ({ str, u64, decimals });
@@ -33,7 +36,7 @@ async function blockOf(h: number) {
 }
 
 describe('mined token-era transactions in blocks', () => {
-  it('asset creations: name, supply in the asset\'s decimals, the new asset id', async () => {
+  it("asset creations: name, supply in the asset's decimals, the new asset id", async () => {
     const b = await blockOf(6);
     expect(b.body.assetCreation.map((e) => e.transaction.data)).toEqual([
       { name: 'TOK', supply: tok(1_000_000n, 2, '10000.00') },
@@ -44,7 +47,11 @@ describe('mined token-era transactions in blocks', () => {
     expect(t.transaction.processed).toEqual({ assetId: sc.tok.id });
     expect(t.transaction.hash).toBe(toHex(sc.tx.createTok.hash));
     expect(t.transaction.signedCommon).toEqual({
-      originId: sc.ids.A, originAddress: formatAddress(sc.A.address), fee: coin(FEE_E8), nonceId: sc.tx.createTok.nonceId, pinHeight: 0,
+      originId: sc.ids.A,
+      originAddress: formatAddress(sc.A.address),
+      fee: coin(FEE_E8),
+      nonceId: sc.tx.createTok.nonceId,
+      pinHeight: 0,
     });
     expect(Object.keys(t.transaction)).toEqual(['data', 'hash', 'processed', 'signedCommon']);
   });
@@ -55,27 +62,37 @@ describe('mined token-era transactions in blocks', () => {
     expect(b.body.tokenTransfer.map((e) => e.transaction.data)).toEqual([
       { toAddress: formatAddress(sc.B.address), amount: tok(200_000n, 2, '2000.00'), asset: ref, isLiquidity: false, tokenSpec: `asset:${toHex(sc.tok.hash)}` },
       {
-        toAddress: formatAddress(sc.A.address), amount: tok(7n, 0, '7'), asset: { hash: toHex(sc.zed.hash), id: sc.zed.id, name: 'ZED', decimals: 0 },
-        isLiquidity: false, tokenSpec: `asset:${toHex(sc.zed.hash)}`,
+        toAddress: formatAddress(sc.A.address),
+        amount: tok(7n, 0, '7'),
+        asset: { hash: toHex(sc.zed.hash), id: sc.zed.id, name: 'ZED', decimals: 0 },
+        isLiquidity: false,
+        tokenSpec: `asset:${toHex(sc.zed.hash)}`,
       },
     ]);
     expect(b.body.tokenTransfer[0].transaction.signedCommon.originId).toBe(sc.ids.A);
-    expect(b.body.liquidityDeposit).toEqual([{
-      historyId: expect.anything(),
-      transaction: {
-        data: { baseAsset: ref, deposited: { base: tok(100_000n, 2, '1000.00'), quote: coin(500_000_000n) } },
-        hash: toHex(sc.tx.deposit.hash),
-        processed: { sharesReceived: tok(7_071_067n, 8, '0.07071067') }, // liquidity tokens: 8 decimals
-        signedCommon: expect.objectContaining({ originId: sc.ids.A }),
+    expect(b.body.liquidityDeposit).toEqual([
+      {
+        historyId: expect.anything(),
+        transaction: {
+          data: { baseAsset: ref, deposited: { base: tok(100_000n, 2, '1000.00'), quote: coin(500_000_000n) } },
+          hash: toHex(sc.tx.deposit.hash),
+          processed: { sharesReceived: tok(7_071_067n, 8, '0.07071067') }, // liquidity tokens: 8 decimals
+          signedCommon: expect.objectContaining({ originId: sc.ids.A }),
+        },
       },
-    }]);
+    ]);
   });
 
   it('limit swaps: buys in coin, sells in the asset, limit as a Price, current remaining', async () => {
     const b = await blockOf(8);
     const [sell, buy, bid, ask] = b.body.limitSwap.map((e) => e.transaction);
     const limit = (p: typeof sc.tx.sell) => priceView(priceFromBytes((p.payload as { limit: Uint8Array }).limit)!, 2);
-    expect(sell.data).toEqual({ baseAsset: expect.objectContaining({ id: sc.tok.id }), amount: tok(10_000n, 2, '100.00'), limit: limit(sc.tx.sell), buy: false });
+    expect(sell.data).toEqual({
+      baseAsset: expect.objectContaining({ id: sc.tok.id }),
+      amount: tok(10_000n, 2, '100.00'),
+      limit: limit(sc.tx.sell),
+      buy: false,
+    });
     expect(sell.processed).toEqual({ remaining: tok(0n, 2, '0') });
     expect(buy.data.amount).toEqual(tok(200_000_000n, 8, '2.00000000'));
     expect(buy.data.buy).toBe(true);
@@ -88,14 +105,16 @@ describe('mined token-era transactions in blocks', () => {
     expect(buy.hash).toBe(toHex(sc.tx.buy.hash));
   });
 
-  it('the match: pools before and after, swaps with their orders\' history ids, no signedCommon', async () => {
+  it("the match: pools before and after, swaps with their orders' history ids, no signedCommon", async () => {
     const b = await blockOf(8);
     const [m] = b.body.match;
     const t = m.transaction;
     expect(Object.keys(t)).toEqual(['data', 'hash']);
     expect(t.data.baseAsset.id).toBe(sc.tok.id);
     expect(t.data.poolBefore).toEqual({ base: tok(100_000n, 2, '1000.00'), quote: coin(500_000_000n) });
-    expect(t.data.sellSwaps).toEqual([{ swapped: { base: tok(10_000n, 2, '100.00'), quote: expect.objectContaining({ E8: expect.anything() }) }, historyId: b.body.limitSwap[0].historyId }]);
+    expect(t.data.sellSwaps).toEqual([
+      { swapped: { base: tok(10_000n, 2, '100.00'), quote: expect.objectContaining({ E8: expect.anything() }) }, historyId: b.body.limitSwap[0].historyId },
+    ]);
     expect(t.data.buySwaps.map((s) => s.historyId)).toEqual([b.body.limitSwap[1].historyId]);
     const found = (await transactionByHash(sc.db, Buffer.from(t.hash, 'hex')))!;
     expect(found.kind).toBe('match');
@@ -115,7 +134,10 @@ describe('mined token-era transactions in blocks', () => {
     expect(w.transaction.data).toEqual({ baseAsset: expect.objectContaining({ id: sc.tok.id }), sharesRedeemed: tok(1_000_000n, 8, '0.01000000') });
     const mined = (await transactionByHash(sc.db, sc.tx.withdraw.hash))!;
     if (mined.kind !== 'liquidityWithdrawal') throw new Error(mined.kind);
-    expect(w.transaction.processed.received).toEqual({ base: expect.objectContaining({ u64: mined.received.base, decimals: 2 }), quote: coin(mined.received.quote) });
+    expect(w.transaction.processed.received).toEqual({
+      base: expect.objectContaining({ u64: mined.received.base, decimals: 2 }),
+      quote: coin(mined.received.quote),
+    });
   });
 
   it('minedTransactionView gives every kind its type name and a lookup-valid transaction', async () => {
@@ -129,7 +151,16 @@ describe('mined token-era transactions in blocks', () => {
         kinds.add(v.type);
       }
     }
-    expect([...kinds].sort()).toEqual(['assetCreation', 'cancelation', 'limitSwap', 'liquidityDeposit', 'liquidityWithdrawal', 'match', 'reward', 'tokenTransfer']);
+    expect([...kinds].sort()).toEqual([
+      'assetCreation',
+      'cancelation',
+      'limitSwap',
+      'liquidityDeposit',
+      'liquidityWithdrawal',
+      'match',
+      'reward',
+      'tokenTransfer',
+    ]);
   });
 });
 
@@ -147,24 +178,49 @@ describe('pending transactions of every type', () => {
     ]);
     const entries = await mempoolEntries(dbReader(sc.db), p);
     for (const e of entries) expect(validate(MempoolEntry.schema, e), e.type).toEqual([]);
-    expect(entries.map((e) => e.type)).toEqual(['coinTransfer', 'tokenTransfer', 'limitSwap', 'liquidityDeposit', 'liquidityWithdrawal', 'cancelation', 'assetCreation']);
+    expect(entries.map((e) => e.type)).toEqual([
+      'coinTransfer',
+      'tokenTransfer',
+      'limitSwap',
+      'liquidityDeposit',
+      'liquidityWithdrawal',
+      'cancelation',
+      'assetCreation',
+    ]);
     for (const e of entries) expect(Object.keys(e.transaction)).toEqual(['data', 'hash', 'signedCommon']);
     expect(entries.map((e) => e.transaction.data)).toEqual([
       { toAddress: formatAddress(B.address), amount: coin(12_345n) },
-      { toAddress: formatAddress(A.address), amount: tok(1_000n, 8, '0.00001000'), asset: expect.objectContaining({ id: t.id }), isLiquidity: true, tokenSpec: `liquidity:${toHex(t.hash)}` },
-      { baseAsset: expect.objectContaining({ id: t.id }), amount: tok(300n, 2, '3.00'), limit: priceView(priceFromBytes(limitOf('0.007', 2, 'ceil'))!, 2), buy: false },
+      {
+        toAddress: formatAddress(A.address),
+        amount: tok(1_000n, 8, '0.00001000'),
+        asset: expect.objectContaining({ id: t.id }),
+        isLiquidity: true,
+        tokenSpec: `liquidity:${toHex(t.hash)}`,
+      },
+      {
+        baseAsset: expect.objectContaining({ id: t.id }),
+        amount: tok(300n, 2, '3.00'),
+        limit: priceView(priceFromBytes(limitOf('0.007', 2, 'ceil'))!, 2),
+        buy: false,
+      },
       { baseAsset: expect.objectContaining({ id: t.id }), deposited: { base: tok(1_000n, 2, '10.00'), quote: coin(5_000_000n) } },
       { baseAsset: expect.objectContaining({ id: t.id }), sharesRedeemed: tok(10_000n, 8, '0.00010000') },
       { cancelTxid: { accountId: sc.ids.B, nonceId: sc.tx.ask.nonceId, pinHeight: 0 } },
       { name: 'NEW', supply: tok(77n, 1, '7.7') },
     ]);
-    expect(entries[2].transaction.signedCommon).toEqual({ originId: sc.ids.B, originAddress: formatAddress(B.address), fee: coin(FEE_E8), nonceId: p[2].nonceId, pinHeight: 0 });
+    expect(entries[2].transaction.signedCommon).toEqual({
+      originId: sc.ids.B,
+      originAddress: formatAddress(B.address),
+      fee: coin(FEE_E8),
+      nonceId: p[2].nonceId,
+      pinHeight: 0,
+    });
 
     const assets = await pendingAssets(dbReader(sc.db), p);
     expect(assets.map((a) => a?.id ?? null)).toEqual([null, t.id, t.id, t.id, t.id, null, null]);
     const looked = p.map((tx, i) => pendingLookupView(tx, assets[i]));
     for (const l of looked) expect(validate(AnyTransaction.schema, l.transaction), l.type).toEqual([]);
-    expect(looked.map((l) => 'processed' in l.transaction ? l.transaction.processed : 'absent')).toEqual(['absent', 'absent', null, null, null, null, null]);
+    expect(looked.map((l) => ('processed' in l.transaction ? l.transaction.processed : 'absent'))).toEqual(['absent', 'absent', null, null, null, null, null]);
     expect(Object.keys(looked[2].transaction)).toEqual(['data', 'hash', 'processed', 'signedCommon']);
     for (const tx of p) sc.mempool.pool.remove(tx);
   });

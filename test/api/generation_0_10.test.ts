@@ -12,9 +12,14 @@ import { buildExchangeChain, type ExchangeChain } from '../helpers/exchange_chai
 
 await initKernel();
 
-interface Recorded { request: { method: string; path: string }; body: any; raw?: string }
-const RECORDED = (parseJsonExact(readFileSync(join(import.meta.dirname, '../vectors/reference-0.10/endpoints.json'), 'utf8')) as any[])
-  .filter((e): e is Recorded => e.request !== undefined && e.body !== null && e.body !== undefined && e.body.code === 0);
+interface Recorded {
+  request: { method: string; path: string };
+  body: any;
+  raw?: string;
+}
+const RECORDED = (parseJsonExact(readFileSync(join(import.meta.dirname, '../vectors/reference-0.10/endpoints.json'), 'utf8')) as any[]).filter(
+  (e): e is Recorded => e.request !== undefined && e.body !== null && e.body !== undefined && e.body.code === 0,
+);
 
 /** The recorded answers by the path pattern of the route that serves them in our 0.10 generation. */
 function recordedByRoute(): Map<string, Recorded[]> {
@@ -29,7 +34,11 @@ function recordedByRoute(): Map<string, Recorded[]> {
 }
 
 // The shape of JSON values, merged over many values: the types seen and, per key, the member shapes.
-interface Shape { types: Set<string>; props: Map<string, Shape>; items: Shape | null }
+interface Shape {
+  types: Set<string>;
+  props: Map<string, Shape>;
+  items: Shape | null;
+}
 const emptyShape = (): Shape => ({ types: new Set(), props: new Map(), items: null });
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'bigint' ? 'number' : typeof v);
 
@@ -42,7 +51,11 @@ function addTo(s: Shape, v: unknown): Shape {
 
 /** Differences between a recorded shape and ours; null is compatible with anything (absent values). */
 function differences(rec: Shape, ours: Shape, path: string, out: string[]): string[] {
-  const t = (s: Shape) => [...s.types].filter((x) => x !== 'null').sort().join('|');
+  const t = (s: Shape) =>
+    [...s.types]
+      .filter((x) => x !== 'null')
+      .sort()
+      .join('|');
   if (t(rec) && t(ours) && t(rec) !== t(ours)) out.push(`${path}: recorded ${t(rec)}, ours ${t(ours)}`);
   if (rec.types.has('object') && ours.types.has('object')) {
     // A map keyed by data (ip → count, host → buckets) has no fixed keys.
@@ -61,35 +74,83 @@ beforeAll(async () => {
   node = await startNode(['--regtest', '--api=0.10']);
   x = await buildExchangeChain(node, 71);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 /** Our requests per route (same routes as the recording, on our chain). */
 function ourRequests(): string[] {
-  const a = x.A.addressText, b = x.B.addressText, asset = x.asset;
+  const a = x.A.addressText,
+    b = x.B.addressText,
+    asset = x.asset;
   const txs = [...Object.values(x.mined), ...Object.values(x.pending)];
   const heights = [1, 2, 3, 4, 5, 6, 7, 8, 9];
   return [
-    '/transaction/mempool', ...txs.map((t) => `/transaction/lookup/${t}`), '/transaction/latest', '/transaction/minfee',
-    `/account/${a}/mempool`, `/account/${b}/mempool`, '/settings/mempool/minfee/1000448',
-    '/chain/head', '/chain/grid', '/chain/block/0/hash', '/chain/block/3/hash',
+    '/transaction/mempool',
+    ...txs.map((t) => `/transaction/lookup/${t}`),
+    '/transaction/latest',
+    '/transaction/minfee',
+    `/account/${a}/mempool`,
+    `/account/${b}/mempool`,
+    '/settings/mempool/minfee/1000448',
+    '/chain/head',
+    '/chain/grid',
+    '/chain/block/0/hash',
+    '/chain/block/3/hash',
     ...heights.flatMap((h) => [`/chain/block/${h}`, `/chain/block/${h}/header`, `/chain/block/${h}/binary`]),
-    `/chain/mine/${a}`, '/chain/txcache', '/chain/hashrate/2', '/chain/hashrate/5',
-    '/asset/complete', '/asset/complete?namePrefix=to', `/asset/complete?hashPrefix=${asset.slice(0, 6)}`, `/asset/lookup/${asset}`,
-    `/dex/market/${asset}`, `/account/${a}/open_orders`, `/account/${b}/open_orders`, `/account/${a}/open_orders/${asset}`,
-    `/account/${a}/balance/asset:${asset}`, `/account/${b}/balance/asset:${asset}`, `/account/${a}/balance/liquidity:${asset}`,
-    `/account/${a}/balance/0`, `/account/${a}/wart_balance`, `/account/1/wart_balance`,
-    `/account/${a}/history/9223372036854775807`, `/account/${b}/history/9223372036854775807`,
-    `/account/richlist/asset:${asset}`, `/account/richlist/liquidity:${asset}`, '/account/richlist/0',
-    '/peers/ip_count', '/peers/banned', '/peers/offenses/1', '/peers/connected/connection', '/peers/connection_schedule', '/peers/unban',
-    '/peers/connected', '/peers/throttled', '/peers/transmission_hours', '/peers/transmission_minutes',
-    `/chart/candles/${asset}/5m`, `/chart/candles/${asset}/1h`, `/chart/candles/${asset}/1d`, `/chart/trades/${asset}`,
-    '/chart/hashrate/block/1/9/2', '/chart/hashrate/time/0/4000000000/3600',
-    '/tools/encode16bit/from_e8/1000000', '/tools/encode16bit/from_string/0.01', '/tools/parse_price/0.001/4', '/tools/info',
-    '/tools/wallet/new', `/tools/wallet/from_privkey/${'ef1434450cceffca74548deec2b88e5aa35898d76ac106cc296eab4a93965cfa'}`,
+    `/chain/mine/${a}`,
+    '/chain/txcache',
+    '/chain/hashrate/2',
+    '/chain/hashrate/5',
+    '/asset/complete',
+    '/asset/complete?namePrefix=to',
+    `/asset/complete?hashPrefix=${asset.slice(0, 6)}`,
+    `/asset/lookup/${asset}`,
+    `/dex/market/${asset}`,
+    `/account/${a}/open_orders`,
+    `/account/${b}/open_orders`,
+    `/account/${a}/open_orders/${asset}`,
+    `/account/${a}/balance/asset:${asset}`,
+    `/account/${b}/balance/asset:${asset}`,
+    `/account/${a}/balance/liquidity:${asset}`,
+    `/account/${a}/balance/0`,
+    `/account/${a}/wart_balance`,
+    `/account/1/wart_balance`,
+    `/account/${a}/history/9223372036854775807`,
+    `/account/${b}/history/9223372036854775807`,
+    `/account/richlist/asset:${asset}`,
+    `/account/richlist/liquidity:${asset}`,
+    '/account/richlist/0',
+    '/peers/ip_count',
+    '/peers/banned',
+    '/peers/offenses/1',
+    '/peers/connected/connection',
+    '/peers/connection_schedule',
+    '/peers/unban',
+    '/peers/connected',
+    '/peers/throttled',
+    '/peers/transmission_hours',
+    '/peers/transmission_minutes',
+    `/chart/candles/${asset}/5m`,
+    `/chart/candles/${asset}/1h`,
+    `/chart/candles/${asset}/1d`,
+    `/chart/trades/${asset}`,
+    '/chart/hashrate/block/1/9/2',
+    '/chart/hashrate/time/0/4000000000/3600',
+    '/tools/encode16bit/from_e8/1000000',
+    '/tools/encode16bit/from_string/0.01',
+    '/tools/parse_price/0.001/4',
+    '/tools/info',
+    '/tools/wallet/new',
+    `/tools/wallet/from_privkey/${'ef1434450cceffca74548deec2b88e5aa35898d76ac106cc296eab4a93965cfa'}`,
     '/tools/janushash_number/b29988793c29118a842ba38ea4ab13d43e3dce3f04511ba6ca3340542dfd8537077fffff8e8961b3f21bfc97cdb5ec1ecec9d6b8c5b73dfc36860811cd6751d3d5096d86000000036b02a5a200000000',
-    '/tools/sample_verified_peers/5', '/debug/header_download',
+    '/tools/sample_verified_peers/5',
+    '/debug/header_download',
     // Last: they change the chain.
-    `/debug/fakemine/${a}`, '/debug/fakemine', '/debug/rollback',
+    `/debug/fakemine/${a}`,
+    '/debug/fakemine',
+    '/debug/rollback',
   ];
 }
 
@@ -118,7 +179,10 @@ describe('--api=0.10 answers as the recorded reference 0.10', () => {
     for (const [route, recs] of recorded) {
       if (route === 'POST /chain/append' || route === 'GET /debug/json_schemas') continue; // no success recorded / not an envelope
       const o = ours.get(route);
-      if (!o) { problems.push(`${route}: not requested by this test`); continue; }
+      if (!o) {
+        problems.push(`${route}: not requested by this test`);
+        continue;
+      }
       const rec = emptyShape();
       for (const e of recs) addTo(rec, e.body);
       problems.push(...differences(rec, o.shape, route, []).filter((p) => !EXCUSED.some((re) => re.test(p))));
@@ -127,10 +191,14 @@ describe('--api=0.10 answers as the recorded reference 0.10', () => {
   });
 
   it('answers exactly what the reference answered where the answer does not depend on the chain', async () => {
-    const exact = ['/tools/encode16bit/from_e8/1000000', '/tools/encode16bit/from_string/0.01', '/tools/parse_price/0.001/4',
+    const exact = [
+      '/tools/encode16bit/from_e8/1000000',
+      '/tools/encode16bit/from_string/0.01',
+      '/tools/parse_price/0.001/4',
       '/tools/wallet/from_privkey/ef1434450cceffca74548deec2b88e5aa35898d76ac106cc296eab4a93965cfa',
       '/tools/janushash_number/b29988793c29118a842ba38ea4ab13d43e3dce3f04511ba6ca3340542dfd8537077fffff8e8961b3f21bfc97cdb5ec1ecec9d6b8c5b73dfc36860811cd6751d3d5096d86000000036b02a5a200000000',
-      '/peers/unban'];
+      '/peers/unban',
+    ];
     for (const path of exact) {
       const rec = RECORDED.find((e) => e.request.path === path)!;
       expect((await node.get(path)).body, path).toEqual(rec.body);
@@ -160,7 +228,8 @@ describe('--api=0.10 charts', () => {
     for (const [, height] of trades) {
       const block = (await node.get(`/chain/block/${height}`)).body.data;
       const m = block.body.match.find((e: any) => e.transaction.data.baseAsset.hash === asset).transaction.data;
-      let base = 0, quote = 0;
+      let base = 0,
+        quote = 0;
       for (const s of [...m.buySwaps, ...m.sellSwaps]) {
         let b = Number(s.swapped.base.u64);
         for (let i = 0; i < decimals; i++) b *= 0.1;

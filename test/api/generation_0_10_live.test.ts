@@ -25,7 +25,10 @@ beforeAll(async () => {
   x = await buildExchangeChain(node, 91);
   genesis = await genesisHash(node);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 const submit = async (w: TestWallet, nonceId: number, payload: TransactionPayload, feeCode = FEE_CODE): Promise<string> => {
   const r = await node.post('/transaction/add', requestJson(signRequest(w.sk, payload, { pinHeight: 0, pinHash: genesis, nonceId, feeCode })));
@@ -49,14 +52,23 @@ describe('--api=0.10 as the running reference answers', () => {
     expect((await node.get(`/account/${fresh}/wart_balance`)).body.data.account).toBeNull();
   });
 
-  it('writes an error\'s own text, without our detail', async () => {
+  it("writes an error's own text, without our detail", async () => {
     expect((await node.get(`/transaction/lookup/${'ab'.repeat(32)}`)).text).toBe('{"code":56,"error":"Not found"}');
     expect((await node.get(`/dex/market/${'cd'.repeat(32)}`)).text).toBe('{"code":185,"error":"Asset hash not found"}');
   });
 
   it('writes doubles as the reference does: an exponent is E without +', async () => {
-    expect([1.902189978864044e-7, 1e21, 1.5e300, -2.5e-9, 0.000001, 1.5, 40000, 18446744073709552000, 0]
-      .map(glazeNumber)).toEqual(['1.902189978864044E-7', '1E21', '1.5E300', '-2.5E-9', '0.000001', '1.5', '40000', '18446744073709552000', '0']);
+    expect([1.902189978864044e-7, 1e21, 1.5e300, -2.5e-9, 0.000001, 1.5, 40000, 18446744073709552000, 0].map(glazeNumber)).toEqual([
+      '1.902189978864044E-7',
+      '1E21',
+      '1.5E300',
+      '-2.5E-9',
+      '0.000001',
+      '1.5',
+      '40000',
+      '18446744073709552000',
+      '0',
+    ]);
     const r = await node.get('/tools/parse_price/0.00001/18');
     expect(r.text).toMatch(/"doubleRaw":\d(\.\d+)?E-\d+/);
     expect(r.text).not.toMatch(/e[-+]/);
@@ -75,7 +87,11 @@ describe('--api=0.10 as the running reference answers', () => {
     const appended = async (n: TestNode) => {
       const replies: string[] = [];
       const post = n.post.bind(n);
-      n.post = async (path, body) => { const r = await post(path, body); if (r.body.code === 0) replies.push(r.text); return r; };
+      n.post = async (path, body) => {
+        const r = await post(path, body);
+        if (r.body.code === 0) replies.push(r.text);
+        return r;
+      };
       await mine(n, x.A.addressText, 1);
       n.post = post;
       return replies;
@@ -84,18 +100,26 @@ describe('--api=0.10 as the running reference answers', () => {
     const old = await startNode(['--regtest', '--api=0.8']);
     try {
       expect(await appended(old)).toEqual(['{"code":0,"error":null}']);
-    } finally { await old.stop(); await removeDir(old.dataDir); }
+    } finally {
+      await old.stop();
+      await removeDir(old.dataDir);
+    }
   });
 
-  it('lists an account\'s mempool by transaction id, not by fee', async () => {
+  it("lists an account's mempool by transaction id, not by fee", async () => {
     const W = TestWallet.fromSeed(91); // x.A
-    const hashes = [await submit(W, 9003, { type: 'coinTransfer', toAddress: x.B.address, amount: 1n }, FEE_CODE + 2),
+    const hashes = [
+      await submit(W, 9003, { type: 'coinTransfer', toAddress: x.B.address, amount: 1n }, FEE_CODE + 2),
       await submit(W, 9001, { type: 'coinTransfer', toAddress: x.B.address, amount: 2n }, FEE_CODE),
-      await submit(W, 9002, { type: 'coinTransfer', toAddress: x.B.address, amount: 3n }, FEE_CODE + 1)];
+      await submit(W, 9002, { type: 'coinTransfer', toAddress: x.B.address, amount: 3n }, FEE_CODE + 1),
+    ];
     const listed = (await node.data(`/account/${x.A.addressText}/mempool`)).map((e: any) => e.transaction.hash);
     const ours = listed.filter((h: string) => hashes.includes(h));
     expect(ours).toEqual([hashes[1], hashes[2], hashes[0]]);
-    const nonces = (await node.data(`/account/${x.A.addressText}/mempool`)).map((e: any) => [e.transaction.signedCommon.pinHeight, e.transaction.signedCommon.nonceId]);
+    const nonces = (await node.data(`/account/${x.A.addressText}/mempool`)).map((e: any) => [
+      e.transaction.signedCommon.pinHeight,
+      e.transaction.signedCommon.nonceId,
+    ]);
     expect(nonces).toEqual([...nonces].sort((a, b) => a[0] - b[0] || a[1] - b[1]));
     await fakemine();
   });
@@ -124,12 +148,19 @@ describe('--api=0.10 as the running reference answers', () => {
     expect(all[0].wartToAssetSwaps.map((o: any) => o.txHash)).toEqual([second, first]);
     const one = await node.data(`/account/${C.addressText}/open_orders/${x.asset}`);
     expect(one.wartToAssetSwaps.map((o: any) => o.txHash)).toEqual([first, second]);
-    const remaining = async () => (await node.data(`/chain/block/${height}`)).body.limitSwap.find((t: any) => t.transaction.hash === first).transaction.processed.remaining.u64;
+    const remaining = async () =>
+      (await node.data(`/chain/block/${height}`)).body.limitSwap.find((t: any) => t.transaction.hash === first).transaction.processed.remaining.u64;
     const looked = async () => BigInt((await node.data(`/transaction/lookup/${first}`)).transaction.processed.remaining.u64);
     expect(BigInt(await remaining())).toBe(30_000_000n);
     expect(await looked()).toBe(30_000_000n);
     // B sells into both buys; the block seen before now shows what remains of the first.
-    await submit(x.B, 9200, { type: 'limitSwap', assetHash: fromHex(x.asset)!, isBuy: false, amount: 150_000n, limit: priceToBytes(parsePrice('0.0015', 2)!.ceil) });
+    await submit(x.B, 9200, {
+      type: 'limitSwap',
+      assetHash: fromHex(x.asset)!,
+      isBuy: false,
+      amount: 150_000n,
+      limit: priceToBytes(parsePrice('0.0015', 2)!.ceil),
+    });
     await fakemine();
     const left = (await node.data(`/account/${C.addressText}/open_orders/${x.asset}`)).wartToAssetSwaps.find((o: any) => o.txHash === first);
     const now = left ? BigInt(left.amount.u64) - BigInt(left.filled.u64) : 0n;

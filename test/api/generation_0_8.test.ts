@@ -11,9 +11,17 @@ await initKernel();
 
 // §2.2 shapes.
 const H8: Spec = {
-  raw: 's', timestamp: 'i', utc: 's', target: 's', difficulty: 'n', hash: 's',
+  raw: 's',
+  timestamp: 'i',
+  utc: 's',
+  target: 's',
+  difficulty: 'n',
+  hash: 's',
   pow: { 'verusV2.2': 'b', hashVerus: 's', hashSha256t: 's', floatVerus: 'n', floatSha256t: 'n' },
-  merkleroot: 's', nonce: 's', prevHash: 's', version: 's',
+  merkleroot: 's',
+  nonce: 's',
+  prevHash: 's',
+  version: 's',
 };
 const REWARD: Spec = { txHash: 's', toAddress: 's', amount: 's', amountE8: 'i' };
 const TRANSFER: Spec = { fromAddress: 's', fee: 's', feeE8: 'i', nonceId: 'i', pinHeight: 'i', txHash: 's', toAddress: 's', amount: 's', amountE8: 'i' };
@@ -21,16 +29,35 @@ const BODY8: Spec = { rewards: [REWARD], transfers: [TRANSFER] };
 const BLOCK8: Spec = { header: H8, body: BODY8, timestamp: 'i', utc: 's', confirmations: 'i', height: 'i' };
 const TX_LOOKUP: Spec = {
   transaction: {
-    txHash: 's', toAddress: 's', confirmations: 'i', blockHeight: 'i', amount: 's', amountE8: 'i', type: 's',
-    pinHeight: 'i', fee: 's', feeE8: 'i', fromAddress: 's', nonceId: 'i',
+    txHash: 's',
+    toAddress: 's',
+    confirmations: 'i',
+    blockHeight: 'i',
+    amount: 's',
+    amountE8: 'i',
+    type: 's',
+    pinHeight: 'i',
+    fee: 's',
+    feeE8: 'i',
+    fromAddress: 's',
+    nonceId: 'i',
   },
 };
 const REWARD_LOOKUP: Spec = {
   transaction: { txHash: 's', toAddress: 's', confirmations: 'i', blockHeight: 'i', amount: 's', amountE8: 'i', type: 's', timestamp: 'i', utc: 's' },
 };
 const MINING: Spec = {
-  synced: 'b', header: 's', difficulty: 'n', merklePrefix: 's', body: 's', blockReward: 's', blockRewardE8: 'i',
-  totalTxFee: 's', totalTxFeeE8: 'i', height: 'i', testnet: 'b',
+  synced: 'b',
+  header: 's',
+  difficulty: 'n',
+  merklePrefix: 's',
+  body: 's',
+  blockReward: 's',
+  blockRewardE8: 'i',
+  totalTxFee: 's',
+  totalTxFeeE8: 'i',
+  height: 'i',
+  testnet: 'b',
 };
 
 let node: TestNode;
@@ -43,7 +70,10 @@ beforeAll(async () => {
   const block = await node.data('/chain/block/1');
   rewardTx = block.body.rewards[0].txHash;
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 /** `data` of an enveloped answer, or the body of a bare one. */
 async function answer(path: string, bare = false): Promise<unknown> {
@@ -63,7 +93,11 @@ describe('--api=0.8 answers as clients.md §2.2 lists', () => {
     ['latest', () => '/transaction/latest', { fromId: 'i', count: 'i', perBlock: nonEmpty([BLOCK8]) }],
     ['minfee', () => '/transaction/minfee', { amount: 's', E8: 'i', '16bit': 'i' }],
     ['settings minfee', () => '/settings/mempool/minfee/1000448', { deleted: 'i' }],
-    ['head', () => '/chain/head', { difficulty: 'n', hash: 's', height: 'i', is_janushash: 'b', pinHash: 's', pinHeight: 'i', synced: 'b', worksum: 'n', worksumHex: 's' }],
+    [
+      'head',
+      () => '/chain/head',
+      { difficulty: 'n', hash: 's', height: 'i', is_janushash: 'b', pinHash: 's', pinHeight: 'i', synced: 'b', worksum: 'n', worksumHex: 's' },
+    ],
     ['grid', () => '/chain/grid', ['s']],
     ['block hash', () => '/chain/block/3/hash', { hash: 's' }],
     ['header', () => '/chain/block/3/header', { header: H8 }],
@@ -74,38 +108,65 @@ describe('--api=0.8 answers as clients.md §2.2 lists', () => {
     ['hashrate', () => '/chain/hashrate/3', { lastNBlocksEstimate: 'n', N: 'i' }],
     ['hashrate chart', () => '/chain/hashrate/chart/1/9/2', { range: { min: 'i', max: 'i' }, data: nonEmpty(['n']) }],
     ['balance', () => `/account/${a()}/balance`, { balance: 's', balanceE8: 'i', address: 's?', accountId: 'i?' }],
-    ['history', () => `/account/${a()}/history/9223372036854775807`, {
-      perBlock: nonEmpty([{ height: 'i', confirmations: 'i', transactions: BODY8 }]), fromId: 'i', balance: 's', balanceE8: 'i',
-    }],
+    [
+      'history',
+      () => `/account/${a()}/history/9223372036854775807`,
+      {
+        perBlock: nonEmpty([{ height: 'i', confirmations: 'i', transactions: BODY8 }]),
+        fromId: 'i',
+        balance: 's',
+        balanceE8: 'i',
+      },
+    ],
     ['richlist', () => '/account/richlist', nonEmpty([{ address: 's', balance: 's', balanceE8: 'i' }])],
     ['offenses', () => '/peers/offenses/1', { data: [{ ip: 's', timestamp: 'i', utc: 's', offense: 's' }] }],
     ['connections', () => '/peers/connected/connection', { data: ['s'] }],
-    ['encode16bit from_e8', () => '/tools/encode16bit/from_e8/9999', { originalE8: 'i', originalAmount: 's', roundedE8: 'i', roundedAmount: 's', '16bit': 'i' }],
-    ['encode16bit from_string', () => '/tools/encode16bit/from_string/0.01', { originalE8: 'i', originalAmount: 's', roundedE8: 'i', roundedAmount: 's', '16bit': 'i' }],
+    [
+      'encode16bit from_e8',
+      () => '/tools/encode16bit/from_e8/9999',
+      { originalE8: 'i', originalAmount: 's', roundedE8: 'i', roundedAmount: 's', '16bit': 'i' },
+    ],
+    [
+      'encode16bit from_string',
+      () => '/tools/encode16bit/from_string/0.01',
+      { originalE8: 'i', originalAmount: 's', roundedE8: 'i', roundedAmount: 's', '16bit': 'i' },
+    ],
     ['version', () => '/tools/version', { name: 's', major: 'i', minor: 'i', patch: 'i', commit: 's' }],
     ['wallet', () => '/tools/wallet/new', { privKey: 's', pubKey: 's', address: 's' }],
     ['signed snapshot (none yet: null)', () => '/chain/signed_snapshot', 'n?'],
     // Bare answers (no envelope).
     ['ip count (bare)', () => '/peers/ip_count', {}, true],
     ['banned (bare)', () => '/peers/banned', [{ ip: 's', expires: 'i', reason: 's' }], true],
-    ['connected (bare)', () => '/peers/connected', [{
-      connection: { ip: 's', port: 'i', sinceTimestamp: 'i', sinceUtc: 's' },
-      leaderPriority: { ack: { importance: 'i', height: 'i' }, theirs: { importance: 'i', height: 'i' } },
-      chain: { length: 'i', forkLower: 'i', forkUpper: 'i', descriptor: 'i', worksum: 'n', worksumHex: 's', grid: ['s'] },
-    }], true],
+    [
+      'connected (bare)',
+      () => '/peers/connected',
+      [
+        {
+          connection: { ip: 's', port: 'i', sinceTimestamp: 'i', sinceUtc: 's' },
+          leaderPriority: { ack: { importance: 'i', height: 'i' }, theirs: { importance: 'i', height: 'i' } },
+          chain: { length: 'i', forkLower: 'i', forkUpper: 'i', descriptor: 'i', worksum: 'n', worksumHex: 's', grid: ['s'] },
+        },
+      ],
+      true,
+    ],
   ];
   it.each(cases)('%s', async (_name, path, spec, bare) => {
     expect(mismatches(spec, await answer(path(), bare))).toEqual([]);
   });
 
   it('writes 0.8 amounts, the reward and the transfers of a block', async () => {
-    const h = (await answer(`/transaction/lookup/${x.mined.coinTransfer}`) as any).transaction.blockHeight;
-    const b = await answer(`/chain/block/${h}`) as any;
+    const h = ((await answer(`/transaction/lookup/${x.mined.coinTransfer}`)) as any).transaction.blockHeight;
+    const b = (await answer(`/chain/block/${h}`)) as any;
     expect(b.body.rewards[0].amount).toMatch(/^\d+\.\d{8}$/);
     expect(b.body.transfers.map((t: any) => t.txHash)).toContain(x.mined.coinTransfer);
-    expect(b.body.transfers.find((t: any) => t.txHash === x.mined.coinTransfer)).toMatchObject({ amount: '0.12345678', amountE8: 12345678, fromAddress: x.A.addressText, toAddress: x.B.addressText });
-    expect((await answer(`/transaction/lookup/${x.pending.coinTransfer}`) as any).transaction).toMatchObject({ blockHeight: 0, type: 'Transfer' });
-    expect((await answer('/tools/encode16bit/from_e8/9999') as any).roundedE8).toBe(9992); // rounded down
+    expect(b.body.transfers.find((t: any) => t.txHash === x.mined.coinTransfer)).toMatchObject({
+      amount: '0.12345678',
+      amountE8: 12345678,
+      fromAddress: x.A.addressText,
+      toAddress: x.B.addressText,
+    });
+    expect(((await answer(`/transaction/lookup/${x.pending.coinTransfer}`)) as any).transaction).toMatchObject({ blockHeight: 0, type: 'Transfer' });
+    expect(((await answer('/tools/encode16bit/from_e8/9999')) as any).roundedE8).toBe(9992); // rounded down
   });
 
   it('sends /tools/janushash_number as bare %.20e text', async () => {

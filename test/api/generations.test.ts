@@ -11,7 +11,8 @@ import { TestWallet, renameMembers, requestJson, signRequest } from '../helpers/
 
 await initKernel();
 
-const A = TestWallet.fromSeed(61), B = TestWallet.fromSeed(62);
+const A = TestWallet.fromSeed(61),
+  B = TestWallet.fromSeed(62);
 const FEE_CODE = 0x4fa2;
 const APIS: ApiName[] = ['contract', '0.10', '0.8'];
 const nodes = {} as Record<ApiName, TestNode>;
@@ -23,7 +24,10 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  for (const n of Object.values(nodes)) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of Object.values(nodes)) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
 });
 
 describe.each(APIS)('--api=%s accepts every naming of POST /transaction/add', (api) => {
@@ -39,7 +43,9 @@ describe.each(APIS)('--api=%s accepts every naming of POST /transaction/add', (a
     expect(r.body.data.txHash).toMatch(/^[0-9a-f]{64}$/);
   };
 
-  it('contract names', async () => { await accepted(await body(transfer(1000n))); });
+  it('contract names', async () => {
+    await accepted(await body(transfer(1000n)));
+  });
   it('0.10 names: wartTransfer with wartE8 or wartStr', async () => {
     await accepted({ ...renameMembers(await body(transfer(1002n)), { coinE8: 'wartE8' }), type: 'wartTransfer' });
     await accepted({ ...renameMembers(await body(transfer(100_000_000n)), { coinE8: null }), type: 'wartTransfer', wartStr: '1' });

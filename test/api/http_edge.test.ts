@@ -13,9 +13,16 @@ beforeAll(async () => {
   node = await startNode(['--regtest', '--debug']);
   port = Number(new URL(node.url).port);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
-interface RawReply { status: number; headers: string; body: any }
+interface RawReply {
+  status: number;
+  headers: string;
+  body: any;
+}
 
 /** Sends `data` on a fresh connection and reads until the node closes it; null when nothing came back. */
 function raw(data: string | Buffer, opts: { closeAfterMs?: number } = {}): Promise<RawReply | null> {
@@ -34,7 +41,7 @@ function raw(data: string | Buffer, opts: { closeAfterMs?: number } = {}): Promi
       let body = text.slice(split + 4);
       if (/transfer-encoding: chunked/i.test(headers)) {
         let out = '';
-        for (let at = 0; ;) {
+        for (let at = 0; ; ) {
           const eol = body.indexOf('\r\n', at);
           const n = parseInt(body.slice(at, eol), 16);
           if (!n) break;
@@ -45,7 +52,9 @@ function raw(data: string | Buffer, opts: { closeAfterMs?: number } = {}): Promi
       }
       try {
         resolve({ status: Number(headers.split(' ')[1]), headers, body: JSON.parse(body) });
-      } catch (e) { reject(new Error(`not JSON: ${JSON.stringify(text.slice(0, 300))}`)); }
+      } catch (e) {
+        reject(new Error(`not JSON: ${JSON.stringify(text.slice(0, 300))}`));
+      }
     });
     s.write(data);
   });
@@ -102,7 +111,9 @@ describe('requests the HTTP parser refuses get a JSON error', () => {
   });
 
   it('a broken chunked body: JSON code 89', async () => {
-    const r = await raw('POST /transaction/add HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n5\r\n{"a":\r\nZZ\r\nxx\r\n');
+    const r = await raw(
+      'POST /transaction/add HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n5\r\n{"a":\r\nZZ\r\nxx\r\n',
+    );
     expect(r!.status).toBe(400);
     expect(r!.body).toEqual({ code: 89, error: 'Malformed body data: malformed request body (HPE_INVALID_CHUNK_SIZE)' });
   });
@@ -127,7 +138,9 @@ describe('answers below the routes are JSON too', () => {
   });
 
   it('a preflight on a path stays 204 without a body; HTTP/1.0 needs no Host', async () => {
-    const pre = await rawText('OPTIONS /chain/head HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://a.example\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n');
+    const pre = await rawText(
+      'OPTIONS /chain/head HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://a.example\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n',
+    );
     expect(pre).toMatch(/^HTTP\/1\.1 204 /);
     expect((await raw('GET /chain/head HTTP/1.0\r\n\r\n'))!.body.code).toBe(0);
   });
@@ -136,7 +149,9 @@ describe('answers below the routes are JSON too', () => {
 describe('limits that stay', () => {
   it('a body over 1 MiB is refused with 89', async () => {
     const body = `{"x":"${'a'.repeat(MAX_BODY_BYTES)}"}`;
-    const r = await raw(`POST /transaction/add HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const r = await raw(
+      `POST /transaction/add HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     expect(r!.body.code).toBe(89);
   });
 
@@ -150,8 +165,9 @@ describe('limits that stay', () => {
 describe('error texts quote at most ~100 characters of a parameter', () => {
   const LONG = 'x'.repeat(5000);
   it('on every route with a path parameter, and an unknown path', async () => {
-    const paths = ROUTES.filter((r) => r.method === 'GET' && r.path.includes(':'))
-      .flatMap((r) => [...r.path.matchAll(/:(\w+)/g)].map((m) => r.path.replace(`:${m[1]}`, LONG).replace(/:\w+/g, '1')));
+    const paths = ROUTES.filter((r) => r.method === 'GET' && r.path.includes(':')).flatMap((r) =>
+      [...r.path.matchAll(/:(\w+)/g)].map((m) => r.path.replace(`:${m[1]}`, LONG).replace(/:\w+/g, '1')),
+    );
     paths.push(`/no/such/${LONG}`);
     for (const path of paths) {
       const r = await node.get(path);
@@ -170,7 +186,12 @@ describe('the log', () => {
     }
     expect((await node.data('/chain/head')).chainHead.height).toBe(0);
     // The node notices each closed connection on its own time: wait for the ten lines (bounded).
-    const lines = () => node.output().slice(before).split('\n').filter((l) => l);
+    const lines = () =>
+      node
+        .output()
+        .slice(before)
+        .split('\n')
+        .filter((l) => l);
     for (let i = 0; i < 100 && lines().length < 10; i++) await new Promise((r) => setTimeout(r, 100));
     expect(lines().length).toBe(10);
     for (const l of lines()) expect(l).toMatch(/^\[[\d-]+ [\d:]+\] \[debug\] HTTP /);

@@ -16,7 +16,9 @@ import { TestWallet, requestJson, signRequest } from '../helpers/wallet.js';
 
 await initKernel();
 
-const A = TestWallet.fromSeed(51), B = TestWallet.fromSeed(52), M = TestWallet.fromSeed(53);
+const A = TestWallet.fromSeed(51),
+  B = TestWallet.fromSeed(52),
+  M = TestWallet.fromSeed(53);
 const FEE_CODE = 0x4fa2;
 let node: TestNode;
 let genesis: Uint8Array;
@@ -24,7 +26,10 @@ let asset = '';
 let nonce = 0;
 
 const ok = async (w: TestWallet, payload: TransactionPayload): Promise<void> => {
-  const r = await node.post('/transaction/add', requestJson(signRequest(w.sk, payload, { pinHeight: 0, pinHash: genesis, nonceId: ++nonce, feeCode: FEE_CODE })));
+  const r = await node.post(
+    '/transaction/add',
+    requestJson(signRequest(w.sk, payload, { pinHeight: 0, pinHash: genesis, nonceId: ++nonce, feeCode: FEE_CODE })),
+  );
   expect(r.body.code, r.text).toBe(0);
 };
 const mine = () => node.data(`/debug/fakemine/${M.addressText}`);
@@ -34,10 +39,17 @@ const sell = (amount: bigint, price: string) => ok(B, { type: 'limitSwap', asset
 const buy = (amount: bigint, price: string) => ok(A, { type: 'limitSwap', assetHash: fromHex(asset)!, isBuy: true, amount, limit: limit(price, 'floor') });
 
 /** `Market.match` as integers. */
-interface Preview { base: bigint; quote: bigint; toPool: bigint; isQuote: boolean }
+interface Preview {
+  base: bigint;
+  quote: bigint;
+  toPool: bigint;
+  isQuote: boolean;
+}
 const previewOf = (m: any): Preview => ({
-  base: BigInt(m.match.filled.base.u64), quote: BigInt(m.match.filled.quote.E8),
-  toPool: BigInt(m.match.toPool.isQuote ? m.match.toPool.amount.E8 : m.match.toPool.amount.u64), isQuote: m.match.toPool.isQuote,
+  base: BigInt(m.match.filled.base.u64),
+  quote: BigInt(m.match.filled.quote.E8),
+  toPool: BigInt(m.match.toPool.isQuote ? m.match.toPool.amount.E8 : m.match.toPool.amount.u64),
+  isQuote: m.match.toPool.isQuote,
 });
 
 /** What the block at `height` did in its match of the asset, in the same terms (all zero without one). */
@@ -46,19 +58,26 @@ async function blockMatch(height: number): Promise<Preview> {
   if (!matches.length) return { base: 0n, quote: 0n, toPool: 0n, isQuote: false };
   const d = matches[0].transaction.data;
   const sum = (swaps: any[], f: (s: any) => number) => swaps.reduce((t, s) => t + BigInt(f(s)), 0n);
-  const quoteIn = BigInt(d.poolAfter.quote.E8) - BigInt(d.poolBefore.quote.E8), baseIn = BigInt(d.poolAfter.base.u64) - BigInt(d.poolBefore.base.u64);
+  const quoteIn = BigInt(d.poolAfter.quote.E8) - BigInt(d.poolBefore.quote.E8),
+    baseIn = BigInt(d.poolAfter.base.u64) - BigInt(d.poolBefore.base.u64);
   return {
-    base: sum(d.sellSwaps, (s) => s.swapped.base.u64), quote: sum(d.buySwaps, (s) => s.swapped.quote.E8),
-    toPool: quoteIn > 0n ? quoteIn : baseIn > 0n ? baseIn : 0n, isQuote: quoteIn > 0n,
+    base: sum(d.sellSwaps, (s) => s.swapped.base.u64),
+    quote: sum(d.buySwaps, (s) => s.swapped.quote.E8),
+    toPool: quoteIn > 0n ? quoteIn : baseIn > 0n ? baseIn : 0n,
+    isQuote: quoteIn > 0n,
   };
 }
 
 /** The clearing of the whole book as listed (remaining amounts; on-chain orders first at a level), as the preview was computed before. */
 function fullBookPreview(m: any): Preview {
   let id = 0n;
-  const orders = (list: any[], isBuy: boolean): Order[] => list.map((o) => ({
-    id: (o.inMempool ? 1_000_000n : 0n) + ++id, isBuy, limit: priceFromHex(o.limit.hex)!, remaining: BigInt(o.amount.u64) - BigInt(o.filled.u64),
-  }));
+  const orders = (list: any[], isBuy: boolean): Order[] =>
+    list.map((o) => ({
+      id: (o.inMempool ? 1_000_000n : 0n) + ++id,
+      isBuy,
+      limit: priceFromHex(o.limit.hex)!,
+      remaining: BigInt(o.amount.u64) - BigInt(o.filled.u64),
+    }));
   const pool = { base: BigInt(m.liquidityPool.asset.u64), quote: BigInt(m.liquidityPool.coin.E8) };
   const c = findClearing(pool, buildBook([...orders(m.coinToAssetSwaps, true), ...orders(m.assetToCoinSwaps, false)]));
   return { base: c.filled.base, quote: c.filled.quote, toPool: c.toPool?.amount ?? 0n, isQuote: c.toPool?.isQuote ?? false };
@@ -84,9 +103,12 @@ beforeAll(async () => {
   await ok(A, { type: 'tokenTransfer', assetHash: fromHex(asset)!, isLiquidity: false, toAddress: B.address, amount: 200_000n });
   await mine();
 });
-afterAll(async () => { await node?.stop(); if (node) await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node?.stop();
+  if (node) await removeDir(node.dataDir);
+});
 
-describe('/dex/market match: the next block\'s matching, by the block\'s own code', () => {
+describe("/dex/market match: the next block's matching, by the block's own code", () => {
   it('predicts no match when the next block carries no new order, though the book crosses the pool', async () => {
     // B's ask at 0.004 lies below the price the deposit gives the pool (0.005): the whole book
     // crosses, but a block matches only in a token section with new orders.
@@ -99,7 +121,7 @@ describe('/dex/market match: the next block\'s matching, by the block\'s own cod
     expect(fullBookPreview(market)).toEqual({ base: 5_000n, quote: 0n, toPool: 5_000n, isQuote: false });
   });
 
-  it('predicts the lazily loaded book\'s match, which differs from the whole book\'s', async () => {
+  it("predicts the lazily loaded book's match, which differs from the whole book's", async () => {
     // A new sell of its own lets the stored ask at 0.004 match now; then asks at 0.006 and 0.008,
     // and a buy at 0.007 that takes the pool up to 0.006 and part of the 0.006 ask.
     await sell(1_000n, '0.004');
@@ -110,7 +132,10 @@ describe('/dex/market match: the next block\'s matching, by the block\'s own cod
     await buy(100_000_000n, '0.007');
     await previewThenMine();
     const asks = (await node.data(`/dex/market/${asset}`)).assetToCoinSwaps;
-    expect(asks.map((o: any) => [o.amount.u64, o.filled.u64 > 0])).toEqual([[10_000, true], [10_000, false]]);
+    expect(asks.map((o: any) => [o.amount.u64, o.filled.u64 > 0])).toEqual([
+      [10_000, true],
+      [10_000, false],
+    ]);
     // The next buy meets the partly filled ask heading its level.
     await buy(100_000_000n, '0.007');
     const market = await node.data(`/dex/market/${asset}`);

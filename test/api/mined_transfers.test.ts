@@ -9,10 +9,13 @@ import { txHash } from '../../ts/core/transaction.js';
 import { removeDir, startNode, type TestNode } from '../helpers/node.js';
 import { ChainBuilder, wallet } from '../state/chain_fixture.js';
 
-const A = wallet(1), B = wallet(2);
-const a = formatAddress(A.address), b = formatAddress(B.address);
+const A = wallet(1),
+  B = wallet(2);
+const a = formatAddress(A.address),
+  b = formatAddress(B.address);
 const COIN = 100_000_000;
-const FEE1 = 1_000_448, FEE2 = 5_000; // both exact 16-bit fees
+const FEE1 = 1_000_448,
+  FEE2 = 5_000; // both exact 16-bit fees
 const E8 = (v: number) => ({ str: v === 0 ? '0' : (v / COIN).toFixed(8), E8: v });
 let node: TestNode;
 
@@ -32,7 +35,10 @@ beforeAll(async () => {
   await c.close();
   node = await startNode(['--regtest'], c.dir);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 const get = (path: string) => node.data(path);
 
@@ -92,15 +98,22 @@ describe('a block with coin transfers', () => {
 
 describe('account history with transfers', () => {
   type Blk = { height: number; body: { reward: { historyId: number } | null; coinTransfer: { historyId: number }[] } };
-  const summary = (p: { perBlock: Blk[] }) =>
-    p.perBlock.map((x) => [x.height, x.body.reward?.historyId ?? null, x.body.coinTransfer.map((t) => t.historyId)]);
+  const summary = (p: { perBlock: Blk[] }) => p.perBlock.map((x) => [x.height, x.body.reward?.historyId ?? null, x.body.coinTransfer.map((t) => t.historyId)]);
 
-  it('shows both sides of a transfer; blocks hold only the account\'s entries', async () => {
+  it("shows both sides of a transfer; blocks hold only the account's entries", async () => {
     const pa = await get(`/account/${a}/history/100`);
-    expect(summary(pa)).toEqual([[4, null, [7]], [3, 3, [4, 5]], [1, 1, []]]);
+    expect(summary(pa)).toEqual([
+      [4, null, [7]],
+      [3, 3, [4, 5]],
+      [1, 1, []],
+    ]);
     expect(pa.fromId).toBe(1);
     const pb = await get(`/account/${b}/history/100`);
-    expect(summary(pb)).toEqual([[4, 6, [7]], [3, null, [4, 5]], [2, 2, []]]);
+    expect(summary(pb)).toEqual([
+      [4, 6, [7]],
+      [3, null, [4, 5]],
+      [2, 2, []],
+    ]);
     expect(pb.fromId).toBe(2);
     // An entry looks the same wherever it is shown.
     expect(pb.perBlock[1].body.coinTransfer).toEqual((await get('/chain/block/3')).body.coinTransfer);
@@ -108,7 +121,10 @@ describe('account history with transfers', () => {
 
   it('may end a page inside a block', async () => {
     const p = await get(`/account/${a}/history/5`);
-    expect(summary(p)).toEqual([[3, 3, [4]], [1, 1, []]]);
+    expect(summary(p)).toEqual([
+      [3, 3, [4]],
+      [1, 1, []],
+    ]);
     expect(p.fromId).toBe(1);
   });
 });

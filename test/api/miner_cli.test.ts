@@ -34,7 +34,10 @@ beforeAll(async () => {
   ADDRESS = TestWallet.fromSeed(9301).addressText;
   node = await startNode(['--regtest']);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 test('--help prints the usage and exits 0', async () => {
   for (const flag of ['--help', '-h']) {

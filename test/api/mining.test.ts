@@ -25,8 +25,13 @@ const wallet = TestWallet.fromSeed(7);
 const other = TestWallet.fromSeed(8);
 
 let node: TestNode;
-beforeAll(async () => { node = await startNode(['--regtest']); });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+beforeAll(async () => {
+  node = await startNode(['--regtest']);
+});
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 async function template(address = wallet.addressText) {
   const r = await node.get(`/chain/mine/${address}`);
@@ -50,7 +55,9 @@ function reseal(t: Awaited<ReturnType<typeof template>>, change: (h: ReturnType<
   }
   return { height: t.height, header: toHex(raw), body: toHex(bodyBytes) };
 }
-const recomputeRoot = (h: { merkleRoot: Uint8Array }) => { h.merkleRoot = new Uint8Array(32); };
+const recomputeRoot = (h: { merkleRoot: Uint8Array }) => {
+  h.merkleRoot = new Uint8Array(32);
+};
 
 async function head() {
   return (await node.get('/chain/head')).body.data.chainHead;
@@ -75,7 +82,12 @@ describe('the CPU miner', () => {
   });
 
   it('refuses bad arguments', () => {
-    for (const args of [[], ['--rpc', node.url], ['--rpc', node.url, '--address', 'xyz'], ['--rpc', node.url, '--address', wallet.addressText, '--blocks', '0']]) {
+    for (const args of [
+      [],
+      ['--rpc', node.url],
+      ['--rpc', node.url, '--address', 'xyz'],
+      ['--rpc', node.url, '--address', wallet.addressText, '--blocks', '0'],
+    ]) {
       const r = spawnSync(process.execPath, [MINER, ...args], { encoding: 'utf8' });
       expect(r.status, args.join(' ')).toBe(2);
     }
@@ -85,14 +97,64 @@ describe('the CPU miner', () => {
 describe('POST /chain/append refuses bad blocks and changes nothing', () => {
   const refusals: [string, number, (t: Awaited<ReturnType<typeof template>>) => unknown][] = [
     ['bad proof of work', 10, (t) => reseal(t, () => undefined, false)],
-    ['bad merkle root', 17, (t) => reseal(t, (h) => { h.merkleRoot = new Uint8Array(32).fill(1); })],
-    ['timestamp not after the retarget block', 11, (t) => reseal(t, (h) => { h.timestamp = 1; })],
-    ['timestamp too far in the future', 30, (t) => reseal(t, (h) => { h.timestamp = Math.floor(Date.now() / 1000) + 3600; })],
-    ['excessive reward', 22, (t) => reseal(t, (h, b) => { b.reward.amount += 1n; recomputeRoot(h); })],
-    ['wrong target', 12, (t) => reseal(t, (h) => { h.target = 0x0040ffff; })],
-    ['wrong previous hash', 9, (t) => reseal(t, (h) => { h.prevHash = new Uint8Array(32); })],
+    [
+      'bad merkle root',
+      17,
+      (t) =>
+        reseal(t, (h) => {
+          h.merkleRoot = new Uint8Array(32).fill(1);
+        }),
+    ],
+    [
+      'timestamp not after the retarget block',
+      11,
+      (t) =>
+        reseal(t, (h) => {
+          h.timestamp = 1;
+        }),
+    ],
+    [
+      'timestamp too far in the future',
+      30,
+      (t) =>
+        reseal(t, (h) => {
+          h.timestamp = Math.floor(Date.now() / 1000) + 3600;
+        }),
+    ],
+    [
+      'excessive reward',
+      22,
+      (t) =>
+        reseal(t, (h, b) => {
+          b.reward.amount += 1n;
+          recomputeRoot(h);
+        }),
+    ],
+    [
+      'wrong target',
+      12,
+      (t) =>
+        reseal(t, (h) => {
+          h.target = 0x0040ffff;
+        }),
+    ],
+    [
+      'wrong previous hash',
+      9,
+      (t) =>
+        reseal(t, (h) => {
+          h.prevHash = new Uint8Array(32);
+        }),
+    ],
     // A header with a valid proof of work: the template's own passes the regtest target only by chance.
-    ['trailing bytes', 190, (t) => { const sealed = reseal(t, () => undefined); return { ...sealed, body: sealed.body + '00' }; }],
+    [
+      'trailing bytes',
+      190,
+      (t) => {
+        const sealed = reseal(t, () => undefined);
+        return { ...sealed, body: sealed.body + '00' };
+      },
+    ],
     ['wrong height', 76, (t) => ({ height: t.height + 1, header: t.header, body: t.body })],
     ['height 0', 73, (t) => ({ height: 0, header: t.header, body: t.body })],
     ['header not 80 bytes', 300, (t) => ({ height: t.height, header: t.header.slice(2), body: t.body })],
@@ -119,19 +181,44 @@ describe('POST /chain/append refuses bad blocks and changes nothing', () => {
     const t = await template(other.addressText);
     const h = t.height;
     const transfer = wallet.coinTransferEntry({
-      height: h, pinHeight: 0, pinHash: fromHex((await node.get('/chain/block/0/hash')).body.data)!, nonceId: 1, feeCode: 0x2800,
-      originId: 1n, toId: 2n, toAddress: other.address, amount: 1000n,
+      height: h,
+      pinHeight: 0,
+      pinHash: fromHex((await node.get('/chain/block/0/hash')).body.data)!,
+      nonceId: 1,
+      feeCode: 0x2800,
+      originId: 1n,
+      toId: 2n,
+      toAddress: other.address,
+      amount: 1000n,
     });
     // The template pays `other`, a new account that gets id 2: the transfer goes to it.
     const forged = { ...transfer, amount: 1001n };
-    const bad = await node.post('/chain/append', reseal(t, (hd, b) => { b.coinTransfers = [forged]; recomputeRoot(hd); }));
+    const bad = await node.post(
+      '/chain/append',
+      reseal(t, (hd, b) => {
+        b.coinTransfers = [forged];
+        recomputeRoot(hd);
+      }),
+    );
     expect(bad.body.code, bad.text).toBe(197); // EINVSIG: another signer recovers, as the reference's block application says
-    const ok = await node.post('/chain/append', reseal(t, (hd, b) => { b.coinTransfers = [transfer]; recomputeRoot(hd); }));
+    const ok = await node.post(
+      '/chain/append',
+      reseal(t, (hd, b) => {
+        b.coinTransfers = [transfer];
+        recomputeRoot(hd);
+      }),
+    );
     expect(ok.body, ok.text).toEqual({ code: 0, data: null });
     expect((await node.get('/chain/txcache')).body.data).toEqual([{ accountId: 1, nonceId: 1, pinHeight: 0 }]);
     const t2 = await template(other.addressText);
     const replayed = { ...transfer, pinNonce: { ...transfer.pinNonce } };
-    const again = await node.post('/chain/append', reseal(t2, (hd, b) => { b.coinTransfers = [replayed]; recomputeRoot(hd); }));
+    const again = await node.post(
+      '/chain/append',
+      reseal(t2, (hd, b) => {
+        b.coinTransfers = [replayed];
+        recomputeRoot(hd);
+      }),
+    );
     expect(again.body.code, again.text).toBe(26);
   });
 });
@@ -160,7 +247,10 @@ describe('fakemine and rollback', () => {
     const n = await startNode(['--regtest']);
     try {
       expect((await n.get('/debug/rollback')).body.code).toBe(74);
-    } finally { await n.stop(); await removeDir(n.dataDir); }
+    } finally {
+      await n.stop();
+      await removeDir(n.dataDir);
+    }
   });
 });
 
@@ -174,7 +264,9 @@ describe('persistence', () => {
       const again = await startNode(['--regtest'], n.dataDir);
       expect((await again.get('/chain/head')).body.data).toEqual(before);
       await again.stop();
-    } finally { await removeDir(n.dataDir); }
+    } finally {
+      await removeDir(n.dataDir);
+    }
   });
 
   it('never leaves a torn block after kill -9 during fakemining (20 times)', async () => {
@@ -194,12 +286,17 @@ describe('persistence', () => {
       }
       lastHeight = h;
       let stop = false;
-      const loop = (async () => { while (!stop) await fetch(`${n.url}/debug/fakemine/${wallet.addressText}`).catch(() => { stop = true; }); })();
+      const loop = (async () => {
+        while (!stop)
+          await fetch(`${n.url}/debug/fakemine/${wallet.addressText}`).catch(() => {
+            stop = true;
+          });
+      })();
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 250));
       n.proc.kill('SIGKILL');
       stop = true;
       await loop;
-      await new Promise((r) => n.proc.exitCode !== null || n.proc.signalCode !== null ? r(null) : n.proc.once('exit', r));
+      await new Promise((r) => (n.proc.exitCode !== null || n.proc.signalCode !== null ? r(null) : n.proc.once('exit', r)));
     }
     expect(lastHeight).toBeGreaterThan(0);
     // The surviving ledger equals a clean replay of the surviving blocks.
@@ -221,4 +318,3 @@ describe('persistence', () => {
     await removeDir(dir);
   }, 120_000);
 });
-

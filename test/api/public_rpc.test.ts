@@ -45,16 +45,25 @@ beforeAll(async () => {
   node = await startNode(['--regtest', '--publicrpc=127.0.0.1:0']);
   pubPort = await publicEndpoint(node);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
-interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: any }
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
 
 function call(port: number, method: string, path: string, agent: Agent, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, agent, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (d) => { text += d; });
+      res.on('data', (d) => {
+        text += d;
+      });
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
     });
     req.on('error', reject);
@@ -66,7 +75,10 @@ const agentFrom = (ip: string) => new Agent({ keepAlive: true, maxSockets: 8, lo
 
 /** A concrete path for a route pattern. */
 function concrete(path: string): string {
-  return path.replace(/:(account|address)\b/g, ADDRESS).replace(/:tokenspec\b/g, '0').replace(/:interval\b/g, '1h')
+  return path
+    .replace(/:(account|address)\b/g, ADDRESS)
+    .replace(/:tokenspec\b/g, '0')
+    .replace(/:interval\b/g, '1h')
     .replace(/:[A-Za-z_]+/g, '1');
 }
 
@@ -74,7 +86,10 @@ const noRoute = (a: Answer) => a.status === 404 && a.body.code === 56 && /no rou
 
 describe('public RPC', () => {
   it('takes --publicrpc and --enable-public', () => {
-    const cfg = (...a: string[]) => { const r = parseArgs(a, { HOME: '/h' }); return r.kind === 'run' ? r.config.publicRpc : r.kind; };
+    const cfg = (...a: string[]) => {
+      const r = parseArgs(a, { HOME: '/h' });
+      return r.kind === 'run' ? r.config.publicRpc : r.kind;
+    };
     expect(cfg()).toBeUndefined();
     expect(cfg('--enable-public')).toEqual({ host: '0.0.0.0', port: 3001 });
     expect(cfg('--enable-public', '--publicrpc=127.0.0.1:3005')).toEqual({ host: '127.0.0.1', port: 3005 });
@@ -111,18 +126,24 @@ describe('public RPC', () => {
   it('caps concurrent connections per IP', async () => {
     const N = PUBLIC_MAX_CONNECTIONS_PER_IP + 8;
     const sockets: ReturnType<typeof connect>[] = [];
-    const outcomes = await Promise.all(Array.from({ length: N }, () => new Promise<'answered' | 'dropped'>((resolve) => {
-      const s = connect({ host: '127.0.0.1', port: pubPort, localAddress: '127.0.0.4' });
-      sockets.push(s);
-      let got = '';
-      s.on('connect', () => s.write('GET /tools/encode16bit/from_e8/100 HTTP/1.1\r\nHost: x\r\n\r\n'));
-      s.on('data', (d) => {
-        got += d;
-        if (got.includes('\r\n\r\n')) resolve('answered'); // the socket stays open (keep-alive)
-      });
-      s.on('error', () => undefined);
-      s.on('close', () => resolve(got ? 'answered' : 'dropped'));
-    })));
+    const outcomes = await Promise.all(
+      Array.from(
+        { length: N },
+        () =>
+          new Promise<'answered' | 'dropped'>((resolve) => {
+            const s = connect({ host: '127.0.0.1', port: pubPort, localAddress: '127.0.0.4' });
+            sockets.push(s);
+            let got = '';
+            s.on('connect', () => s.write('GET /tools/encode16bit/from_e8/100 HTTP/1.1\r\nHost: x\r\n\r\n'));
+            s.on('data', (d) => {
+              got += d;
+              if (got.includes('\r\n\r\n')) resolve('answered'); // the socket stays open (keep-alive)
+            });
+            s.on('error', () => undefined);
+            s.on('close', () => resolve(got ? 'answered' : 'dropped'));
+          }),
+      ),
+    );
     for (const s of sockets) s.destroy();
     expect(outcomes.filter((o) => o === 'answered').length).toBe(PUBLIC_MAX_CONNECTIONS_PER_IP);
     expect(outcomes.filter((o) => o === 'dropped').length).toBe(8);
@@ -142,12 +163,16 @@ describe('the request budget', () => {
     ({ db } = await openDatabase(dir));
     const chain = await Chain.open(db, REGTEST);
     const services = {
-      config: { api: 'contract', network: 'regtest' }, chain, mempool: new MempoolService(chain, new MinFeePolicy()),
-      synced: () => true, p2p: () => null, signedSnapshot: () => null, now: () => 1_700_000_000,
+      config: { api: 'contract', network: 'regtest' },
+      chain,
+      mempool: new MempoolService(chain, new MinFeePolicy()),
+      synced: () => true,
+      p2p: () => null,
+      signedSnapshot: () => null,
+      now: () => 1_700_000_000,
     } as unknown as NodeServices;
     const hub = new StreamHub(services, { recent: () => [], subscribe: () => () => undefined });
-    pub = await startPublicRpc(ROUTES, services, '127.0.0.1', await freeLoopbackPort(), () => undefined, hub,
-      new RequestBudget(PUBLIC_BUDGET, () => 0));
+    pub = await startPublicRpc(ROUTES, services, '127.0.0.1', await freeLoopbackPort(), () => undefined, hub, new RequestBudget(PUBLIC_BUDGET, () => 0));
     port = (pub.server.address() as { port: number }).port;
   });
 
@@ -204,7 +229,10 @@ describe('the request budget', () => {
     const refused = await new Promise<number>((resolve) => {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/stream`);
       ws.on('unexpected-response', (_, res) => resolve(res.statusCode!));
-      ws.on('open', () => { ws.close(); resolve(101); });
+      ws.on('open', () => {
+        ws.close();
+        resolve(101);
+      });
       ws.on('error', () => undefined);
     });
     expect(refused).toBe(429);

@@ -35,7 +35,11 @@ interface Claims {
   worksumHex?: string;
 }
 
-interface State { length: number; hashes: string[]; worksumHex: string }
+interface State {
+  length: number;
+  hashes: string[];
+  worksumHex: string;
+}
 
 /** A read route's request, what its answer claims, and the errors it may answer instead. */
 interface Probe {
@@ -69,19 +73,43 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
   return {
     'GET /chain/head': {
       path: '/chain/head',
-      claims: ({ chainHead: c }) => ({ tips: [c.height], blocks: [[c.height, c.hash], [c.pinHeight, c.pinHash]], worksumHex: c.worksumHex }),
+      claims: ({ chainHead: c }) => ({
+        tips: [c.height],
+        blocks: [
+          [c.height, c.hash],
+          [c.pinHeight, c.pinHash],
+        ],
+        worksumHex: c.worksumHex,
+      }),
     },
     'GET /chain/grid': { path: '/chain/grid' },
-    'GET /chain/block/:height/hash': { path: '/chain/block/5/hash', claims: (hash) => ({ blocks: [[5, hash]] }), errors: ['ENOTFOUND'], errorClaims: () => ({ below: 5 }) },
+    'GET /chain/block/:height/hash': {
+      path: '/chain/block/5/hash',
+      claims: (hash) => ({ blocks: [[5, hash]] }),
+      errors: ['ENOTFOUND'],
+      errorClaims: () => ({ below: 5 }),
+    },
     'GET /chain/block/:id/header': {
       path: `/chain/block/${known.hashAt5}/header`,
-      claims: ({ header, height }) => ({ blocks: [[height, header.hash], [height - 1, header.prevHash]] }),
-      errors: ['ENOTFOUND'], errorClaims: () => ({ absent: [[5, known.hashAt5]] }),
+      claims: ({ header, height }) => ({
+        blocks: [
+          [height, header.hash],
+          [height - 1, header.prevHash],
+        ],
+      }),
+      errors: ['ENOTFOUND'],
+      errorClaims: () => ({ absent: [[5, known.hashAt5]] }),
     },
     'GET /chain/block/:id/binary': { path: '/chain/block/4/binary', errors: ['ENOTFOUND'], errorClaims: () => ({ below: 4 }) },
     'GET /chain/block/:id': {
       path: '/chain/block/4',
-      claims: (b) => ({ blocks: [[b.height, b.header.hash], [b.height - 1, b.header.prevHash]], confirmations: [[b.height, b.confirmations]] }),
+      claims: (b) => ({
+        blocks: [
+          [b.height, b.header.hash],
+          [b.height - 1, b.header.prevHash],
+        ],
+        confirmations: [[b.height, b.confirmations]],
+      }),
     },
     'GET /transaction/latest': { path: '/transaction/latest', claims: (v) => perBlockClaims(v.perBlock) },
     'GET /chain/mine/:account': {
@@ -135,7 +163,8 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
       path: `/transaction/lookup/${known.rewardAt5}`,
       claims: (v) => ({ blocks: [[v.mined.block.height, v.mined.block.hash]], confirmations: [[v.mined.block.height, v.confirmations]] }),
       // The reward's hash is one of its address, amount and height: any block 5 paying A has it.
-      errors: ['ENOTFOUND'], errorClaims: () => ({ below: 5 }),
+      errors: ['ENOTFOUND'],
+      errorClaims: () => ({ below: 5 }),
     },
   };
 }
@@ -158,7 +187,11 @@ type HeadOf = (data: any) => { height: number; hash: string; worksumHex: string 
  * Runs the readers over `table` while the writer changes the chain of `node`, then returns every
  * answer that fits no state the chain passed through.
  */
-async function exercise(node: TestNode, headOf: HeadOf, tableFor: (states: State[]) => Promise<Record<string, Probe>>): Promise<{ misfits: string[]; table: Record<string, Probe> }> {
+async function exercise(
+  node: TestNode,
+  headOf: HeadOf,
+  tableFor: (states: State[]) => Promise<Record<string, Probe>>,
+): Promise<{ misfits: string[]; table: Record<string, Probe> }> {
   const code = (name: ErrorName) => ERRORS[name][0];
   const genesis = await node.data('/chain/block/0/hash');
   const hashes: string[] = [typeof genesis === 'string' ? genesis : genesis.hash];
@@ -202,7 +235,10 @@ async function exercise(node: TestNode, headOf: HeadOf, tableFor: (states: State
     let claims: Claims = {};
     if (typeof body === 'object' && body !== null && body.code !== 0 && typeof body.code === 'number' && key !== 'GET /debug/json_schemas') {
       const name = p.errors?.find((n) => code(n) === body.code);
-      if (!name) { misfits.push(`${p.path}: ${reply.text}`); continue; }
+      if (!name) {
+        misfits.push(`${p.path}: ${reply.text}`);
+        continue;
+      }
       claims = p.errorClaims?.(name) ?? {};
     } else if (p.claims) {
       claims = p.claims(body.data);
@@ -229,32 +265,60 @@ afterAll(async () => {
 describe('read routes during appends and rollbacks', () => {
   it('answer each from one chain state', async () => {
     const node = await start([]);
-    const { misfits, table } = await exercise(node, (d) => d.chainHead, async (states) => {
-      const block5 = await node.data('/chain/block/5');
-      return probes({ hashAt5: states.at(-1)!.hashes[5], rewardAt5: block5.body.reward.transaction.hash });
-    });
+    const { misfits, table } = await exercise(
+      node,
+      (d) => d.chainHead,
+      async (states) => {
+        const block5 = await node.data('/chain/block/5');
+        return probes({ hashAt5: states.at(-1)!.hashes[5], rewardAt5: block5.body.reward.transaction.hash });
+      },
+    );
     // The table covers exactly the read routes.
-    expect(Object.keys(table).sort()).toEqual(ROUTES.filter((r) => !r.changes).map(routeKey).sort());
+    expect(Object.keys(table).sort()).toEqual(
+      ROUTES.filter((r) => !r.changes)
+        .map(routeKey)
+        .sort(),
+    );
     expect(misfits).toEqual([]);
   });
 
-  it('in 0.8, whose reshapes read the view too: a history page\'s balance is of its entries\' chain', async () => {
+  it("in 0.8, whose reshapes read the view too: a history page's balance is of its entries' chain", async () => {
     const node = await start(['--api=0.8']);
-    const { misfits } = await exercise(node, (d) => d, async () => ({
-      history: {
-        path: `/account/${A}/history/18446744073709551615`,
-        claims: (v) => ({
-          tips: [Math.max(...v.perBlock.map((b: any) => b.height)), lengthOfRewards(BigInt(v.balanceE8))],
-          confirmations: v.perBlock.map((b: any) => [b.height, b.confirmations]),
-        }),
-      },
-      block: {
-        path: '/chain/block/4',
-        claims: (b) => ({ blocks: [[b.height, b.header.hash], [b.height - 1, b.header.prevHash]], confirmations: [[b.height, b.confirmations]] }),
-      },
-      balance: { path: `/account/${A}/balance`, claims: (v) => ({ tips: [lengthOfRewards(BigInt(v.balanceE8))] }) },
-      head: { path: '/chain/head', claims: (c) => ({ tips: [c.height], blocks: [[c.height, c.hash], [c.pinHeight, c.pinHash]], worksumHex: c.worksumHex }) },
-    }));
+    const { misfits } = await exercise(
+      node,
+      (d) => d,
+      async () => ({
+        history: {
+          path: `/account/${A}/history/18446744073709551615`,
+          claims: (v) => ({
+            tips: [Math.max(...v.perBlock.map((b: any) => b.height)), lengthOfRewards(BigInt(v.balanceE8))],
+            confirmations: v.perBlock.map((b: any) => [b.height, b.confirmations]),
+          }),
+        },
+        block: {
+          path: '/chain/block/4',
+          claims: (b) => ({
+            blocks: [
+              [b.height, b.header.hash],
+              [b.height - 1, b.header.prevHash],
+            ],
+            confirmations: [[b.height, b.confirmations]],
+          }),
+        },
+        balance: { path: `/account/${A}/balance`, claims: (v) => ({ tips: [lengthOfRewards(BigInt(v.balanceE8))] }) },
+        head: {
+          path: '/chain/head',
+          claims: (c) => ({
+            tips: [c.height],
+            blocks: [
+              [c.height, c.hash],
+              [c.pinHeight, c.pinHash],
+            ],
+            worksumHex: c.worksumHex,
+          }),
+        },
+      }),
+    );
     expect(misfits).toEqual([]);
   });
 });

@@ -19,7 +19,9 @@ const Y = TestWallet.fromSeed(22).addressText;
 
 let node: TestNode;
 const clients: StreamClient[] = [];
-beforeAll(async () => { node = await startPeerNode(); });
+beforeAll(async () => {
+  node = await startPeerNode();
+});
 afterAll(async () => {
   for (const c of clients) c.ws.terminate();
   await node.stop();
@@ -116,9 +118,18 @@ describe('streams', () => {
     late.subscribe('chain');
     late.subscribe('minerdist');
     const st = (await late.next('chain.state')).event;
-    expect(st.latestBlocks.map((b: any) => [b.height, b.confirmations])).toEqual([[1, 3], [2, 2], [3, 1]]);
+    expect(st.latestBlocks.map((b: any) => [b.height, b.confirmations])).toEqual([
+      [1, 3],
+      [2, 2],
+      [3, 1],
+    ]);
     const counts = (await late.next('minerdist.state')).event.counts;
-    expect(new Map(counts.map((c: any) => [c.address, c.count]))).toEqual(new Map([[X, 2], [Y, 1]]));
+    expect(new Map(counts.map((c: any) => [c.address, c.count]))).toEqual(
+      new Map([
+        [X, 2],
+        [Y, 1],
+      ]),
+    );
     late.close();
   });
 
@@ -168,8 +179,12 @@ describe('streams', () => {
   });
 
   it('closes a client that sends a malformed request with 1002', async () => {
-    for (const bad of ['not json', '{"action":"subscribe","topic":"nope"}', '{"action":"jump","topic":"chain"}',
-      '{"action":"subscribe","topic":"account","params":{"address":"00"}}']) {
+    for (const bad of [
+      'not json',
+      '{"action":"subscribe","topic":"nope"}',
+      '{"action":"jump","topic":"chain"}',
+      '{"action":"subscribe","topic":"account","params":{"address":"00"}}',
+    ]) {
       const c = await open('/stream');
       c.send(bad);
       expect((await c.waitClosed()).code, bad).toBe(1002);

@@ -15,7 +15,10 @@ const nodes: TestNode[] = [];
 const clients: StreamClient[] = [];
 afterAll(async () => {
   for (const c of clients) c.ws.terminate();
-  for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
 });
 
 async function setup(api: '0.10' | '0.8') {
@@ -39,8 +42,17 @@ describe('streams in the reference generations', () => {
     expect(Object.keys(b)).toEqual(['header', 'body', 'timestamp', 'utc', 'confirmations', 'height']);
     expect(typeof b.header.difficulty).toBe('number');
     expect(b.header.pow).toHaveProperty(['verusV2.2']);
-    expect(Object.keys(b.body)).toEqual(['rewards', 'wartTransfers', 'tokenTransfers', 'newOrders', 'matches',
-      'liquidityDeposits', 'liquidityWithdrawals', 'assetCreations', 'cancelations']);
+    expect(Object.keys(b.body)).toEqual([
+      'rewards',
+      'wartTransfers',
+      'tokenTransfers',
+      'newOrders',
+      'matches',
+      'liquidityDeposits',
+      'liquidityWithdrawals',
+      'assetCreations',
+      'cancelations',
+    ]);
     expect(b.body.rewards[0].transaction.data.toAddress).toBe(X);
     expect(b.body.rewards[0].historyId).toBe(1);
     const delta = (await d.next('blockAppend')).data;

@@ -34,7 +34,10 @@ let server: Server;
 let closeStreams: () => void;
 let url: string;
 
-interface Raw { header: Uint8Array; body: Uint8Array }
+interface Raw {
+  header: Uint8Array;
+  body: Uint8Array;
+}
 
 async function mine(to: Uint8Array): Promise<Raw> {
   const h = chain.length + 1;
@@ -94,8 +97,12 @@ describe('streams through a reorganisation', () => {
     expect(fork.latestBlocks.map((b: any) => b.height)).toEqual([1, 2, 3, 4, 5]);
     expect(fork.latestBlocks.slice(1).map((b: any) => b.header.hash)).toEqual([2, 3, 4, 5].map((h) => toHex(chain.hashAt(h))));
     expect(fork.latestBlocks.map((b: any) => b.confirmations)).toEqual([5, 4, 3, 2, 1]);
-    expect(new Map((await s.next('minerdist.delta')).event.deltas.map((x: any) => [x.address, x.count])))
-      .toEqual(new Map([[A.addressText, -2], [B.addressText, 4]]));
+    expect(new Map((await s.next('minerdist.delta')).event.deltas.map((x: any) => [x.address, x.count]))).toEqual(
+      new Map([
+        [A.addressText, -2],
+        [B.addressText, 4],
+      ]),
+    );
     const acc = (await s.next('account.delta')).event;
     expect(acc.address).toBe(A.addressText);
     expect(acc.history).toEqual([]); // A's blocks left; none of the branch names A

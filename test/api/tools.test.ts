@@ -6,8 +6,13 @@ import { removeDir, startNode, type TestNode } from '../helpers/node.js';
 const vectors = (name: string) => JSON.parse(readFileSync(new URL(`../vectors/${name}`, import.meta.url), 'utf8'));
 
 let node: TestNode;
-beforeAll(async () => { node = await startNode(['--regtest']); });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+beforeAll(async () => {
+  node = await startNode(['--regtest']);
+});
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 const expectError = async (path: string, code: number) => {
   const r = await node.get(path);
@@ -66,8 +71,11 @@ describe('/tools/parse_price', () => {
       // Whole-number doubles above 2^53 print without a point; the exact parser reads them as bigint.
       const asDoubles = (p: Record<string, unknown>) => ({ ...p, doubleRaw: Number(p.doubleRaw), doubleAdjusted: Number(p.doubleAdjusted) });
       expect(r.body.code, path).toBe(0);
-      expect({ ...r.body.data, floor: asDoubles(r.body.data.floor), ceil: asDoubles(r.body.data.ceil) }, path)
-        .toEqual({ decimals: Number(c.decimals), floor: c.floor, ceil: c.ceil });
+      expect({ ...r.body.data, floor: asDoubles(r.body.data.floor), ceil: asDoubles(r.body.data.ceil) }, path).toEqual({
+        decimals: Number(c.decimals),
+        floor: c.floor,
+        ceil: c.ceil,
+      });
     }
   });
 
@@ -87,7 +95,10 @@ describe('/tools/wallet', () => {
   it('derives the reference addresses', async () => {
     for (const c of vectors('wallets.json').cases) {
       const path = `/tools/wallet/from_privkey/${c.privKey}`;
-      if (c.error) { await expectError(path, 70); continue; }
+      if (c.error) {
+        await expectError(path, 70);
+        continue;
+      }
       const r = await node.get(path);
       expect(r.body.data).toEqual({ address: c.address, privKey: c.privKey.toLowerCase(), pubKey: c.pubKey });
     }
@@ -114,7 +125,8 @@ describe('/tools/janushash_number', () => {
   });
 
   it('returns the mainnet header value of consensus.md §11.2', async () => {
-    const h = '05b42d206f8a4b2b8094199fd28423151af8aa54a5073ac6e6805f42096dc3a20ae7cde7f3c41bf363fe94eb448bf924f791f77c22a2ebd6a3a5d8948f8aff019f072bea0000000366f2fefb2719fef5';
+    const h =
+      '05b42d206f8a4b2b8094199fd28423151af8aa54a5073ac6e6805f42096dc3a20ae7cde7f3c41bf363fe94eb448bf924f791f77c22a2ebd6a3a5d8948f8aff019f072bea0000000366f2fefb2719fef5';
     expect((await node.get(`/tools/janushash_number/${h}`)).body.data.janushashNumber).toBe(2.554370686684796e-14);
     expect((await node.get(`/tools/janushash_number/${h.toUpperCase()}`)).body.data.janushashNumber).toBe(2.554370686684796e-14);
   });
@@ -146,7 +158,10 @@ describe('/transaction/minfee', () => {
     const other = await startNode(['--regtest', '--minfee=0.00005001']);
     try {
       expect((await other.get('/transaction/minfee')).body.data.minFee).toEqual({ str: '0.00005004', E8: 5004, bytes: '30e3' });
-    } finally { await other.stop(); await removeDir(other.dataDir); }
+    } finally {
+      await other.stop();
+      await removeDir(other.dataDir);
+    }
   });
 });
 
@@ -165,7 +180,12 @@ describe('errors and schemas', () => {
     for (const name of ['CoinAmount', 'CompactFee', 'Encode16bit', 'Price', 'ParsedPrice', 'NodeInfo', 'Wallet', 'JanushashNumber', 'MinFee']) {
       expect(doc[name], name).toBeTypeOf('object');
     }
-    expect(doc.CoinAmount).toEqual({ type: 'object', properties: { str: { type: 'string' }, E8: { type: 'integer', minimum: 0 } }, required: ['str', 'E8'], additionalProperties: false });
+    expect(doc.CoinAmount).toEqual({
+      type: 'object',
+      properties: { str: { type: 'string' }, E8: { type: 'integer', minimum: 0 } },
+      required: ['str', 'E8'],
+      additionalProperties: false,
+    });
     expect(doc.Encode16bit.properties.original).toEqual({ $ref: 'CoinAmount' });
   });
 });

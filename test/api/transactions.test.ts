@@ -20,15 +20,31 @@ const FEE = 1_000_448n; // the default minimum, code 0x4fa2
 let node: TestNode;
 let genesis: Uint8Array;
 
-interface Transfer { from?: TestWallet; to?: TestWallet; amount?: bigint; feeE8?: bigint; nonceId?: number; pinHeight?: number }
+interface Transfer {
+  from?: TestWallet;
+  to?: TestWallet;
+  amount?: bigint;
+  feeE8?: bigint;
+  nonceId?: number;
+  pinHeight?: number;
+}
 
 /** The JSON of a signed coin transfer, as a wallet sends it. */
 function transferJson(t: Transfer = {}): Record<string, unknown> {
-  const from = t.from ?? A, to = t.to ?? B, amount = t.amount ?? 1000n, feeE8 = t.feeE8 ?? FEE;
-  const pinHeight = t.pinHeight ?? 0, nonceId = t.nonceId ?? 1;
+  const from = t.from ?? A,
+    to = t.to ?? B,
+    amount = t.amount ?? 1000n,
+    feeE8 = t.feeE8 ?? FEE;
+  const pinHeight = t.pinHeight ?? 0,
+    nonceId = t.nonceId ?? 1;
   const hash = txHash({ pinHash: genesis, pinHeight, nonceId, feeE8 }, { type: 'coinTransfer', toAddress: to.address, amount });
   return {
-    type: 'coinTransfer', pinHeight, nonceId, feeE8: Number(feeE8), toAddr: to.addressText, coinE8: Number(amount),
+    type: 'coinTransfer',
+    pinHeight,
+    nonceId,
+    feeE8: Number(feeE8),
+    toAddr: to.addressText,
+    coinE8: Number(amount),
     signature65: toHex(signDigest(hash, from.sk)),
   };
 }
@@ -49,7 +65,10 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) await node.get(`/debug/fakemine/${A.addressText}`);
   await node.get(`/debug/fakemine/${B.addressText}`);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 describe('a coin transfer from submission to block', () => {
   let hash: string;
@@ -64,13 +83,16 @@ describe('a coin transfer from submission to block', () => {
 
   it('is listed, looked up and reserved', async () => {
     const list = (await node.get('/transaction/mempool')).body.data;
-    expect(list).toEqual([{
-      type: 'coinTransfer',
-      transaction: {
-        data: { toAddress: B.addressText, amount: { str: '0.05000000', E8: 5000000 } }, hash,
-        signedCommon: { originId: 1, originAddress: A.addressText, fee: { str: '0.01000448', E8: 1000448 }, nonceId: 7, pinHeight: 0 },
+    expect(list).toEqual([
+      {
+        type: 'coinTransfer',
+        transaction: {
+          data: { toAddress: B.addressText, amount: { str: '0.05000000', E8: 5000000 } },
+          hash,
+          signedCommon: { originId: 1, originAddress: A.addressText, fee: { str: '0.01000448', E8: 1000448 }, nonceId: 7, pinHeight: 0 },
+        },
       },
-    }]);
+    ]);
     expect((await node.get(`/account/${A.addressText}/mempool`)).body.data).toEqual(list);
     expect((await node.get(`/account/${B.addressText}/mempool`)).body.data).toEqual([]);
     const l = (await node.get(`/transaction/lookup/${hash}`)).body.data;
@@ -107,33 +129,92 @@ describe('a coin transfer from submission to block', () => {
 describe('rejections change nothing', () => {
   const cases: [string, number, () => unknown][] = [
     ['unknown type', 189, () => ({ ...transferJson(), type: 'wartTransfer2' })],
-    ['missing type', 189, () => { const j = transferJson(); delete j.type; return j; }],
-    ['missing pinHeight', 72, () => { const j = transferJson(); delete j.pinHeight; return j; }],
+    [
+      'missing type',
+      189,
+      () => {
+        const j = transferJson();
+        delete j.type;
+        return j;
+      },
+    ],
+    [
+      'missing pinHeight',
+      72,
+      () => {
+        const j = transferJson();
+        delete j.pinHeight;
+        return j;
+      },
+    ],
     ['pinHeight not a multiple of 32', 72, () => ({ ...transferJson(), pinHeight: 5 })],
-    ['missing nonceId', 301, () => { const j = transferJson(); delete j.nonceId; return j; }],
+    [
+      'missing nonceId',
+      301,
+      () => {
+        const j = transferJson();
+        delete j.nonceId;
+        return j;
+      },
+    ],
     ['negative nonceId', 301, () => ({ ...transferJson(), nonceId: -1 })],
     ['both fee forms', 130, () => ({ ...transferJson(), feeStr: '0.01000448' })],
-    ['no fee', 130, () => { const j = transferJson(); delete j.feeE8; return j; }],
-    ['fee string malformed', 88, () => { const j = transferJson(); delete j.feeE8; return { ...j, feeStr: '0,01' }; }],
+    [
+      'no fee',
+      130,
+      () => {
+        const j = transferJson();
+        delete j.feeE8;
+        return j;
+      },
+    ],
+    [
+      'fee string malformed',
+      88,
+      () => {
+        const j = transferJson();
+        delete j.feeE8;
+        return { ...j, feeStr: '0,01' };
+      },
+    ],
     ['fee not representable', 302, () => ({ ...transferJson(), feeE8: 1000449 })],
     ['fee zero', 302, () => ({ ...transferJson(), feeE8: 0 })],
     ['bad recipient address', 71, () => ({ ...transferJson(), toAddr: B.addressText.slice(0, 40) })],
     ['recipient checksum wrong', 71, () => ({ ...transferJson(), toAddr: B.addressText.slice(0, 47) + (B.addressText.endsWith('0') ? '1' : '0') })],
     ['both amount forms', 303, () => ({ ...transferJson(), coinStr: '0.00001' })],
-    ['no amount', 303, () => { const j = transferJson(); delete j.coinE8; return j; }],
+    [
+      'no amount',
+      303,
+      () => {
+        const j = transferJson();
+        delete j.coinE8;
+        return j;
+      },
+    ],
     ['zero amount', 193, () => ({ ...transferJson(), coinE8: 0 })],
     ['amount too large', 303, () => JSON.stringify({ ...transferJson(), coinE8: 0 }).replace('"coinE8":0', '"coinE8":18446744073709551616')],
     ['signature wrong length', 304, () => ({ ...transferJson(), signature65: (transferJson().signature65 as string).slice(2) })],
     ['signature not hex', 304, () => ({ ...transferJson(), signature65: 'zz' + (transferJson().signature65 as string).slice(2) })],
-    ['recovery id 4', 23, () => { const s = transferJson().signature65 as string; return { ...transferJson(), signature65: s.slice(0, 128) + '04' }; }],
-    ['high s', 23, () => {
-      const sig = fromHex(transferJson().signature65 as string)!;
-      const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-      const s = BigInt('0x' + toHex(sig.subarray(32, 64)));
-      sig.set(fromHex((n - s).toString(16).padStart(64, '0'))!, 32);
-      sig[64] ^= 1;
-      return { ...transferJson(), signature65: toHex(sig) };
-    }],
+    [
+      'recovery id 4',
+      23,
+      () => {
+        const s = transferJson().signature65 as string;
+        return { ...transferJson(), signature65: s.slice(0, 128) + '04' };
+      },
+    ],
+    [
+      'high s',
+      23,
+      () => {
+        const sig = fromHex(transferJson().signature65 as string)!;
+        const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+        const s = BigInt('0x' + toHex(sig.subarray(32, 64)));
+        sig.set(fromHex((n - s).toString(16).padStart(64, '0'))!, 32);
+        sig[64] ^= 1;
+        return { ...transferJson(), signature65: toHex(sig) };
+      },
+    ],
     ['signed by a key without an account', 122, () => transferJson({ from: D })],
     ['amount changed after signing (another signer recovers)', 122, () => ({ ...transferJson(), coinE8: 999 })],
     ['self send', 82, () => transferJson({ from: A, to: A })],

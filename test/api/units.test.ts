@@ -8,8 +8,9 @@ import { parseJsonExact } from '../helpers/json.js';
 
 describe('writeJson', () => {
   it('writes bigint as exact numbers and keeps key order', () => {
-    expect(writeJson({ b: 18446744073709551615n, a: [1, 'x', null, true], c: { d: 0.1 } }))
-      .toBe('{"b":18446744073709551615,"a":[1,"x",null,true],"c":{"d":0.1}}');
+    expect(writeJson({ b: 18446744073709551615n, a: [1, 'x', null, true], c: { d: 0.1 } })).toBe(
+      '{"b":18446744073709551615,"a":[1,"x",null,true],"c":{"d":0.1}}',
+    );
     expect(parseJsonExact(writeJson({ v: 2n ** 64n - 1n }))).toEqual({ v: 2n ** 64n - 1n });
   });
 });
@@ -41,11 +42,17 @@ describe('amount strings', () => {
 describe('parseArgs', () => {
   const env = { HOME: '/home/u' };
   it('applies network defaults', () => {
-    expect(parseArgs([], env)).toEqual({ kind: 'run', config: { network: 'mainnet', rpc: { host: '127.0.0.1', port: 3000 }, dataDir: '/home/u/.wartnode', minFeeE8: null, api: 'contract' } });
+    expect(parseArgs([], env)).toEqual({
+      kind: 'run',
+      config: { network: 'mainnet', rpc: { host: '127.0.0.1', port: 3000 }, dataDir: '/home/u/.wartnode', minFeeE8: null, api: 'contract' },
+    });
     const t = parseArgs(['--testnet'], env);
     expect(t.kind === 'run' && t.config.rpc.port).toBe(3100);
     const r = parseArgs(['-r', '0.0.0.0:4000', '--regtest', '--minfee', '0.5'], env);
-    expect(r).toEqual({ kind: 'run', config: { network: 'regtest', rpc: { host: '0.0.0.0', port: 4000 }, dataDir: '/home/u/.wartnode/regtest', minFeeE8: 50000000n, api: 'contract' } });
+    expect(r).toEqual({
+      kind: 'run',
+      config: { network: 'regtest', rpc: { host: '0.0.0.0', port: 4000 }, dataDir: '/home/u/.wartnode/regtest', minFeeE8: 50000000n, api: 'contract' },
+    });
     const g = parseArgs(['--api=0.8'], env);
     expect(g.kind === 'run' && g.config.api).toBe('0.8');
     expect(parseArgs(['--api=0.9'], env).kind).toBe('error');

@@ -41,21 +41,34 @@ const LAYERS: Layer[] = [
   { name: 'stratum', paths: ['stratum/'], uses: ['mempool', 'mining', 'chain', 'consensus', 'core', 'kernel', 'log'] },
   { name: 'config', paths: ['config.ts'], uses: ['cli', 'core', 'kernel', 'version'] },
   // Reads the ledger and the chain through read views, never the store.
-  { name: 'api', paths: ['api/'], uses: ['config', 'stratum', 'p2p', 'mempool', 'mining', 'chain', 'state', 'dex', 'consensus', 'core', 'kernel', 'log', 'version'] },
+  {
+    name: 'api',
+    paths: ['api/'],
+    uses: ['config', 'stratum', 'p2p', 'mempool', 'mining', 'chain', 'state', 'dex', 'consensus', 'core', 'kernel', 'log', 'version'],
+  },
   // HTTP clients of a node: the codecs and the kernel, never the node's own layers.
   { name: 'wallet', paths: ['wallet/'], uses: ['cli', 'core', 'kernel', 'version'] },
   { name: 'miner', paths: ['miner/'], uses: ['stratum', 'cli', 'consensus', 'core', 'kernel', 'version'] },
   // The page at `/` and the browser node: the wire protocol and the consensus code, run in a browser.
   { name: 'web', paths: ['web/', 'browser/'], uses: ['api', 'p2p', 'consensus', 'core', 'kernel'] },
-  { name: 'main', paths: ['main.ts'], uses: ['api', 'stratum', 'p2p', 'mempool', 'chain', 'store', 'consensus', 'core', 'kernel', 'config', 'cli', 'log', 'version'] },
+  {
+    name: 'main',
+    paths: ['main.ts'],
+    uses: ['api', 'stratum', 'p2p', 'mempool', 'chain', 'store', 'consensus', 'core', 'kernel', 'config', 'cli', 'log', 'version'],
+  },
 ];
 
-interface Allowed { from: string; to: string; why: string }
+interface Allowed {
+  from: string;
+  to: string;
+  why: string;
+}
 const ALLOWED: Allowed[] = JSON.parse(readFileSync('test/architecture/allowed_imports.json', 'utf8'));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.ts$/.test(e.name) ? [join(dir, e.name)] : []);
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.ts$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The relative module specifiers `file` imports: static, re-exported, dynamic and `import('…')` types. */
@@ -80,7 +93,10 @@ function importsOf(file: string): string[] {
 function importGraph(): Map<string, string[]> {
   const g = new Map<string, string[]>();
   for (const file of sourceFiles(ROOT)) {
-    g.set(relative(ROOT, file), importsOf(file).map((s) => relative(ROOT, resolve(dirname(file), s)).replace(/\.js$/, '.ts')));
+    g.set(
+      relative(ROOT, file),
+      importsOf(file).map((s) => relative(ROOT, resolve(dirname(file), s)).replace(/\.js$/, '.ts')),
+    );
   }
   return g;
 }
@@ -92,18 +108,31 @@ function layerOf(file: string): Layer | undefined {
 /** The import cycles: every strongly connected component of more than one file, or a file importing itself. */
 function cycles(g: Map<string, string[]>): string[][] {
   let next = 0;
-  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>();
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    stack: string[] = [],
+    on = new Set<string>();
   const found: string[][] = [];
   const connect = (v: string): void => {
-    index.set(v, next); low.set(v, next++); stack.push(v); on.add(v);
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    on.add(v);
     for (const w of g.get(v) ?? []) {
       if (!g.has(w)) continue;
-      if (!index.has(w)) { connect(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) === index.get(v)) {
       const c: string[] = [];
       let w: string;
-      do { w = stack.pop()!; on.delete(w); c.push(w); } while (w !== v);
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        c.push(w);
+      } while (w !== v);
       if (c.length > 1 || g.get(v)!.includes(v)) found.push(c.sort());
     }
   };
@@ -116,7 +145,10 @@ const graph = importGraph();
 test('the layers are declared bottom to top: each uses only layers declared before it', () => {
   const seen = new Set<string>();
   for (const l of LAYERS) {
-    expect(l.uses.filter((u) => !seen.has(u)), `${l.name} uses`).toEqual([]);
+    expect(
+      l.uses.filter((u) => !seen.has(u)),
+      `${l.name} uses`,
+    ).toEqual([]);
     seen.add(l.name);
   }
 });
@@ -135,7 +167,10 @@ test('imports point down the layers, or allowed_imports.json says why not', () =
     const a = layerOf(from)!;
     for (const to of targets) {
       const b = layerOf(to);
-      if (!b) { upward.push(`${from} → ${to} (outside every layer)`); continue; }
+      if (!b) {
+        upward.push(`${from} → ${to} (outside every layer)`);
+        continue;
+      }
       if (a === b || a.uses.includes(b.name)) continue;
       if (!ALLOWED.some((e) => e.from === from && e.to === to)) upward.push(`${from} → ${to} (${a.name} does not use ${b.name})`);
     }
@@ -146,7 +181,8 @@ test('imports point down the layers, or allowed_imports.json says why not', () =
 test('every entry of allowed_imports.json gives a reason and is still needed', () => {
   for (const e of ALLOWED) expect(e.why.trim().length, `${e.from} → ${e.to}`).toBeGreaterThan(20);
   const stale = ALLOWED.filter((e) => {
-    const a = layerOf(e.from), b = layerOf(e.to);
+    const a = layerOf(e.from),
+      b = layerOf(e.to);
     return !graph.get(e.from)?.includes(e.to) || !a || !b || a === b || a.uses.includes(b.name);
   });
   expect(stale.map((e) => `${e.from} → ${e.to}`)).toEqual([]);

@@ -11,7 +11,8 @@ import { TestWallet, requestJson, signRequest } from '../helpers/wallet.js';
 
 await initKernel();
 
-const A = TestWallet.fromSeed(121), B = TestWallet.fromSeed(122);
+const A = TestWallet.fromSeed(121),
+  B = TestWallet.fromSeed(122);
 
 let server: Server;
 let base = '';
@@ -21,7 +22,9 @@ const calls: { url: string; body: string }[] = [];
 /** A transfer signed by A, in the naming of `api`. */
 async function transferBody(node: TestNode, api: '0.10' | '0.8'): Promise<Record<string, unknown>> {
   const genesis = await genesisHash(node);
-  const r = requestJson(signRequest(A.sk, { type: 'coinTransfer', toAddress: B.address, amount: 1234n }, { pinHeight: 0, pinHash: genesis, nonceId: 1, feeCode: 0x4fa2 }));
+  const r = requestJson(
+    signRequest(A.sk, { type: 'coinTransfer', toAddress: B.address, amount: 1234n }, { pinHeight: 0, pinHash: genesis, nonceId: 1, feeCode: 0x4fa2 }),
+  );
   const { type: _t, coinE8, ...rest } = r;
   return api === '0.10' ? { ...rest, type: 'wartTransfer', wartE8: coinE8 } : { ...rest, amountE8: coinE8 };
 }
@@ -34,14 +37,20 @@ beforeAll(async () => {
     calls.push({ url: n.url, body: writeJson(await transferBody(n, api)) });
   }
   // The page's origin is this server; the nodes listen on other ports, so other origins.
-  server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<!doctype html><title>other origin</title>'); });
+  server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><title>other origin</title>');
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const addr = server.address();
   base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 });
 afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
-  for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
 });
 
 it('a page on another origin posts JSON and gets answers from both generations', async () => {
@@ -68,5 +77,7 @@ it('a page on another origin posts JSON and gets answers from both generations',
     expect(v010.add).toMatchObject({ code: 0, data: { txHash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect(v08.head.data.height).toBe(1);
     expect(v08.add).toMatchObject({ code: 0, data: { txHash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
-  } finally { await page.close(); }
+  } finally {
+    await page.close();
+  }
 });

@@ -9,7 +9,7 @@ import { ChainBuilder, wallet } from '../state/chain_fixture.js';
 
 await initKernel();
 
-test('a rollback without the block\'s undo record fails with EDBDAMAGED and leaves the chain as it was', async () => {
+test("a rollback without the block's undo record fails with EDBDAMAGED and leaves the chain as it was", async () => {
   const c = await ChainBuilder.create();
   try {
     await c.mineMany(2, () => wallet(1).address);

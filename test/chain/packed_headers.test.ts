@@ -24,7 +24,7 @@ function header(prev: Uint8Array, height: number, salt: number): Uint8Array {
   const raw = new Uint8Array(80);
   const v = new DataView(raw.buffer);
   raw.set(prev, 0);
-  v.setUint32(32, ((20 + Math.floor(height / 1000) % 7) << 22) | (0x100000 + height % 1000));
+  v.setUint32(32, ((20 + (Math.floor(height / 1000) % 7)) << 22) | (0x100000 + (height % 1000)));
   raw.fill(salt & 0xff, 36, 68);
   v.setUint32(68, 4);
   v.setUint32(72, 1_700_000_000 + 20 * height);
@@ -34,7 +34,8 @@ function header(prev: Uint8Array, height: number, salt: number): Uint8Array {
 
 /** The plain reference: one entry per header. */
 function reference(p: typeof REGTEST, raws: Uint8Array[]) {
-  const hashes = [p.genesisHash], sums = [0n];
+  const hashes = [p.genesisHash],
+    sums = [0n];
   raws.forEach((raw, i) => {
     hashes.push(blockHash(raw));
     sums.push(sums[i] + targetWork(decodeTarget(parseHeader(raw).target, targetKindAt(p, i + 1))));
@@ -58,7 +59,10 @@ describe('PackedHeaders', () => {
       grow(packed, raws, 70_000, 1); // more than one chunk of 65,536
       const kept = packed.rawAt(69_990);
       const keptHash = packed.hashAt(69_990);
-      for (let i = 0; i < 1_000; i++) { packed.pop(); raws.pop(); }
+      for (let i = 0; i < 1_000; i++) {
+        packed.pop();
+        raws.pop();
+      }
       grow(packed, raws, 1_500, 2); // a fork at 69,000
       expect(packed.length).toBe(70_500);
       const ref = reference(p, raws);
@@ -117,7 +121,9 @@ describe('PackedHeaders', () => {
 
 describe('Chain on packed headers', () => {
   const dirs: string[] = [];
-  afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+  afterAll(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
 
   it('restarts from the store with the same heights, hashes, worksums and hash lookups', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wartnode-packed-'));
@@ -131,7 +137,13 @@ describe('Chain on packed headers', () => {
       await chain.append(t.header, t.body, { now: T0 + 20 * h, skipPow: true });
     }
     await chain.rollback();
-    const before = { length: chain.length, tip: chain.tipHash, worksum: chain.worksum, hashes: [0, 1, 64, 119].map((h) => chain.hashAt(h)), sums: [1, 64, 100].map((h) => chain.worksumAt(h)) };
+    const before = {
+      length: chain.length,
+      tip: chain.tipHash,
+      worksum: chain.worksum,
+      hashes: [0, 1, 64, 119].map((h) => chain.hashAt(h)),
+      sums: [1, 64, 100].map((h) => chain.worksumAt(h)),
+    };
     await db.close();
     ({ db } = await openDatabase(dir));
     chain = await Chain.open(db, REGTEST);
@@ -159,7 +171,10 @@ describe('Chain on packed headers', () => {
       { type: 'put', key: META_HEAD, value: u32Value(mined.length) },
     ]);
     let chain = await Chain.open(db, REGTEST);
-    const record = async () => { const v = await db.get(headerChunkKey(0)); return v && Uint8Array.from(v); };
+    const record = async () => {
+      const v = await db.get(headerChunkKey(0));
+      return v && Uint8Array.from(v);
+    };
     expect([chain.length, chain.worksum]).toEqual([mined.length, mined.worksum]);
     expect(await record()).toBeUndefined();
     const T = 1_700_000_000 + 20 * HEADER_CHUNK;
@@ -169,7 +184,9 @@ describe('Chain on packed headers', () => {
     await chain.rollback();
     expect(await record()).toBeUndefined();
     await chain.append(t.header, t.body, { now: T, skipPow: true });
-    const tip = chain.tipHash, worksum = chain.worksum, mid = chain.hashAt(2_000);
+    const tip = chain.tipHash,
+      worksum = chain.worksum,
+      mid = chain.hashAt(2_000);
     // A lost record is rebuilt from the single headers at start-up; then it is read as a whole.
     for (const drop of [true, false]) {
       if (drop) await db.del(headerChunkKey(0));

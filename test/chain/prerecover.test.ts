@@ -25,9 +25,11 @@ import { MIN_PRERECOVER } from '../../ts/chain/prerecover.js';
 
 await initKernel();
 const dirs: string[] = [];
-afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
 
-const sk = (seed: number) => Uint8Array.from({ length: 32 }, (_, i) => (seed + i) % 250 + 1);
+const sk = (seed: number) => Uint8Array.from({ length: 32 }, (_, i) => ((seed + i) % 250) + 1);
 
 describe('RecoverPool', () => {
   it('recovers as the kernel does, with its statuses for invalid signatures', async () => {
@@ -35,15 +37,27 @@ describe('RecoverPool', () => {
     try {
       const n = 100;
       const items = new Uint8Array(n * RECOVER_ITEM);
-      const digests: Uint8Array[] = [], sigs: Uint8Array[] = [];
+      const digests: Uint8Array[] = [],
+        sigs: Uint8Array[] = [];
       for (let i = 0; i < n; i++) {
         const d = sha256(Uint8Array.of(i, 1, 2));
         let s = signDigest(d, sk(i));
-        if (i % 10 === 3) { s = s.slice(); s[64] = 7; }              // recid > 3
-        if (i % 10 === 5) { s = s.slice(); s.fill(0xff, 32, 64); }   // s out of range
-        if (i % 10 === 7) { s = s.slice(); s[5] ^= 1; }              // another key (or none)
-        digests.push(d); sigs.push(s);
-        items.set(d, i * RECOVER_ITEM); items.set(s, i * RECOVER_ITEM + 32);
+        if (i % 10 === 3) {
+          s = s.slice();
+          s[64] = 7;
+        } // recid > 3
+        if (i % 10 === 5) {
+          s = s.slice();
+          s.fill(0xff, 32, 64);
+        } // s out of range
+        if (i % 10 === 7) {
+          s = s.slice();
+          s[5] ^= 1;
+        } // another key (or none)
+        digests.push(d);
+        sigs.push(s);
+        items.set(d, i * RECOVER_ITEM);
+        items.set(s, i * RECOVER_ITEM + 32);
       }
       const out = await pool.recover(items);
       expect(out.length).toBe(n * RECOVERED_ITEM);
@@ -54,32 +68,44 @@ describe('RecoverPool', () => {
         if (want) expect(out.slice(o + 1, o + RECOVERED_ITEM)).toEqual(want);
         if (i % 10 === 0) expect(want).toEqual(publicKeyOf(sk(i)));
       }
-    } finally { await pool.close(); }
+    } finally {
+      await pool.close();
+    }
   });
 
   it('signatureInRange checks the byte ranges of r and s', () => {
     const s = signDigest(sha256(Uint8Array.of(9)), sk(9));
     expect(signatureInRange(s)).toBe(true);
-    const zeroR = s.slice(); zeroR.fill(0, 0, 32); expect(signatureInRange(zeroR)).toBe(false);
-    const highS = s.slice(); highS.fill(0xff, 32, 64); expect(signatureInRange(highS)).toBe(false);
-    const halfN = s.slice(); halfN.set(Uint8Array.from(Buffer.from('7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0', 'hex')), 32);
+    const zeroR = s.slice();
+    zeroR.fill(0, 0, 32);
+    expect(signatureInRange(zeroR)).toBe(false);
+    const highS = s.slice();
+    highS.fill(0xff, 32, 64);
+    expect(signatureInRange(highS)).toBe(false);
+    const halfN = s.slice();
+    halfN.set(Uint8Array.from(Buffer.from('7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0', 'hex')), 32);
     expect(signatureInRange(halfN)).toBe(true);
-    halfN[63]++; expect(signatureInRange(halfN)).toBe(false);
-    const nR = s.slice(); nR.set(Uint8Array.from(Buffer.from('fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141', 'hex')), 0);
+    halfN[63]++;
+    expect(signatureInRange(halfN)).toBe(false);
+    const nR = s.slice();
+    nR.set(Uint8Array.from(Buffer.from('fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141', 'hex')), 0);
     expect(signatureInRange(nR)).toBe(false);
-    nR[31]--; expect(signatureInRange(nR)).toBe(true);
+    nR[31]--;
+    expect(signatureInRange(nR)).toBe(true);
   });
 });
 
 describe('pre-recovered keys', () => {
   it('are taken once, for the exact digest and signature only', () => {
-    const d = sha256(Uint8Array.of(1)), s = signDigest(d, sk(1));
+    const d = sha256(Uint8Array.of(1)),
+      s = signDigest(d, sk(1));
     const other = publicKeyOf(sk(2));
     rememberRecovered(d, s, other);
-    const d2 = d.slice(); d2[0] ^= 1;
+    const d2 = d.slice();
+    d2[0] ^= 1;
     expect(recoverSignerAddress(d2, s)).not.toEqual(addressFromPublicKey(other)); // another digest: recovered here
-    expect(recoverSignerAddress(d, s)).toEqual(addressFromPublicKey(other));      // the remembered key
-    expect(recoverSignerAddress(d, s)).toEqual(addressOfPrivateKey(sk(1)));        // taken: recovered here
+    expect(recoverSignerAddress(d, s)).toEqual(addressFromPublicKey(other)); // the remembered key
+    expect(recoverSignerAddress(d, s)).toEqual(addressOfPrivateKey(sk(1))); // taken: recovered here
     expect(prerecoveredCount()).toBe(0);
   });
 });
@@ -93,19 +119,34 @@ async function freshChain(): Promise<{ db: Db; chain: Chain }> {
 
 describe('switchBranch with blocks full of transfers', () => {
   it('gives the state of block-by-block appends, and refuses a bad signature in a later block', async () => {
-    const T0 = 1_700_000_000, PER = MIN_PRERECOVER + 20, N = 7;
+    const T0 = 1_700_000_000,
+      PER = MIN_PRERECOVER + 20,
+      N = 7;
     const a = await freshChain();
-    const sender = sk(7), receiver = addressOfPrivateKey(sk(99));
+    const sender = sk(7),
+      receiver = addressOfPrivateKey(sk(99));
     const blocks: { header: Uint8Array; body: Uint8Array }[] = [];
     let nonceId = 0;
     for (let h = 1; h <= N; h++) {
       const transfers: PendingTx[] = [];
-      if (h > 2) for (let i = 0; i < PER; i++, nonceId++) {
-        const payload = { type: 'coinTransfer' as const, toAddress: receiver, amount: 1n };
-        const pinHash = a.chain.hashAt(0);
-        const hash = txHash({ pinHash, pinHeight: 0, nonceId, feeE8: fee16Decode(0) }, payload);
-        transfers.push({ hash, payload, originId: 1n, originAddress: addressOfPrivateKey(sender), pinHeight: 0, pinHash, nonceId, feeCode: 0, feeE8: 1n, signature: signDigest(hash, sender) });
-      }
+      if (h > 2)
+        for (let i = 0; i < PER; i++, nonceId++) {
+          const payload = { type: 'coinTransfer' as const, toAddress: receiver, amount: 1n };
+          const pinHash = a.chain.hashAt(0);
+          const hash = txHash({ pinHash, pinHeight: 0, nonceId, feeE8: fee16Decode(0) }, payload);
+          transfers.push({
+            hash,
+            payload,
+            originId: 1n,
+            originAddress: addressOfPrivateKey(sender),
+            pinHeight: 0,
+            pinHash,
+            nonceId,
+            feeCode: 0,
+            feeE8: 1n,
+            signature: signDigest(hash, sender),
+          });
+        }
       const t = await buildTemplate(a.chain, a.db, h === 2 ? receiver : addressOfPrivateKey(sender), T0 + 20 * h, transfers);
       const b = await a.chain.append(t.header, t.body, { now: T0 + 20 * h, skipPow: true });
       blocks.push({ header: b.raw, body: b.body });

@@ -19,7 +19,9 @@ import { TestWallet } from '../helpers/wallet.js';
 await initKernel();
 const T0 = 1_700_000_000;
 const dirs: string[] = [];
-afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
 
 async function fresh() {
   const dir = await mkdtemp(join(tmpdir(), 'wartnode-view-'));
@@ -28,7 +30,10 @@ async function fresh() {
   return { db, chain: await Chain.open(db, REGTEST) };
 }
 
-interface Block { header: Uint8Array; body: Uint8Array }
+interface Block {
+  header: Uint8Array;
+  body: Uint8Array;
+}
 
 async function mine(c: { db: Awaited<ReturnType<typeof fresh>>['db']; chain: Chain }, n: number, payTo: TestWallet, t0: number): Promise<Block[]> {
   const out: Block[] = [];
@@ -69,16 +74,25 @@ describe('the read view', () => {
     const newChain = [...main.slice(0, 5), ...branch].map((x) => toHex(x.header));
 
     let reorgDone!: () => void;
-    const done = new Promise<void>((r) => { reorgDone = r; });
+    const done = new Promise<void>((r) => {
+      reorgDone = r;
+    });
     // Started before the reorg, finishing after it.
-    const early = a.chain.read(async (v) => { await done; return readWhole(v); });
+    const early = a.chain.read(async (v) => {
+      await done;
+      return readWhole(v);
+    });
     // At every step of the reorg (inside it: 5 rollbacks, 7 appends).
     const during: Promise<string[]>[] = [];
-    a.chain.onChange(() => { during.push(a.chain.read(readWhole)); });
+    a.chain.onChange(() => {
+      during.push(a.chain.read(readWhole));
+    });
     // And reads racing it.
     const racing: string[][] = [];
     let stop = false;
-    const race = (async () => { while (!stop) racing.push(await a.chain.read(readWhole)); })();
+    const race = (async () => {
+      while (!stop) racing.push(await a.chain.read(readWhole));
+    })();
 
     await a.chain.switchBranch(5, branch, { now: T0 + 10_000, skipPow: true });
     reorgDone();
@@ -98,7 +112,12 @@ describe('the read view', () => {
     const a = await fresh();
     await mine(a, 3, TestWallet.fromSeed(1), T0);
     let release!: () => void;
-    const held = a.chain.locked(() => new Promise<void>((r) => { release = r; }));
+    const held = a.chain.locked(
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+        }),
+    );
     const t = await buildTemplate(a.chain, a.db, TestWallet.fromSeed(1).address, T0 + 100);
     const appending = a.chain.append(t.header, t.body, { now: T0 + 100, skipPow: true }); // queued behind the lock
     // Reads complete while the chain is held: they do not queue behind it.

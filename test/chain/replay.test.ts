@@ -31,7 +31,10 @@ const T0 = 1_700_000_000;
 const miner = TestWallet.fromSeed(1);
 const recipients = Array.from({ length: 5 }, (_, i) => TestWallet.fromSeed(100 + i));
 
-interface Block { header: Uint8Array; body: Uint8Array }
+interface Block {
+  header: Uint8Array;
+  body: Uint8Array;
+}
 
 /** Mines block chain.length + 1 without PoW, with a transfer from the miner every 10th block. */
 async function mineNext(db: Db, chain: Chain, nonceId: number): Promise<Block> {
@@ -46,10 +49,17 @@ async function mineNext(db: Db, chain: Chain, nonceId: number): Promise<Block> {
     // A transfer to an account that does not exist yet is made in a later block, once it exists.
     if (toId !== undefined) {
       const pinHeight = Math.max(0, 32 * Math.floor((h - 1) / 32) - 64);
-      transfers.push(miner.transfer({
-        pinHeight, pinHash: chain.hashAt(pinHeight), nonceId, feeCode: 0x2800,
-        originId: minerId, toAddress: to.address, amount: 12_345n + BigInt(h),
-      }));
+      transfers.push(
+        miner.transfer({
+          pinHeight,
+          pinHash: chain.hashAt(pinHeight),
+          nonceId,
+          feeCode: 0x2800,
+          originId: minerId,
+          toAddress: to.address,
+          amount: 12_345n + BigInt(h),
+        }),
+      );
     }
   }
   const payTo = h % 7 === 0 ? recipients[(h / 7) % recipients.length].address : miner.address;
@@ -58,7 +68,9 @@ async function mineNext(db: Db, chain: Chain, nonceId: number): Promise<Block> {
   return { header: t.header, body: t.body };
 }
 
-afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
 
 describe('2,000 mainnet blocks', () => {
   it('roll back and re-apply to exactly the state of a clean replay', async () => {
@@ -112,8 +124,13 @@ describe('refused blocks change nothing', () => {
     const before = await digest(db);
     // A transfer of more than the miner has: fails at the balance check, after accounts and history were staged.
     const bad = miner.transfer({
-      pinHeight: 0, pinHash: chain.hashAt(0), nonceId: 1, feeCode: 0x2800,
-      originId: 1n, toAddress: recipients[0].address, amount: 10n ** 12n,
+      pinHeight: 0,
+      pinHash: chain.hashAt(0),
+      nonceId: 1,
+      feeCode: 0x2800,
+      originId: 1n,
+      toAddress: recipients[0].address,
+      amount: 10n ** 12n,
     });
     // The template leaves it out (it would make the block invalid) …
     const t2 = await buildTemplate(chain, db, recipients[0].address, T0 + 1, [bad]);
@@ -123,8 +140,9 @@ describe('refused blocks change nothing', () => {
     body.coinTransfers = [asBlockEntry(bad, 2, 2n)];
     body.reward.amount += bad.feeE8;
     const header = { ...parseHeader(t2.header), merkleRoot: bodyMerkleRoot(body, true) };
-    await expect(chain.append(serializeHeader(header), serializeBody(body), { now: T0 + 1, skipPow: true }))
-      .rejects.toSatisfy((e) => e instanceof NodeError && e.code === 22);
+    await expect(chain.append(serializeHeader(header), serializeBody(body), { now: T0 + 1, skipPow: true })).rejects.toSatisfy(
+      (e) => e instanceof NodeError && e.code === 22,
+    );
     expect(chain.length).toBe(1);
     expect(await digest(db)).toBe(before);
     await db.close();

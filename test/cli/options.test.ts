@@ -16,7 +16,14 @@ test('--name=value, --name value and -x value; words where the program takes the
 });
 
 test('what the parser refuses, as usage errors', () => {
-  const err = (argv: string[], words = true) => { try { parseOptions(argv, TABLE, { words }); return null; } catch (e) { return e instanceof UsageError ? e.message : e; } };
+  const err = (argv: string[], words = true) => {
+    try {
+      parseOptions(argv, TABLE, { words });
+      return null;
+    } catch (e) {
+      return e instanceof UsageError ? e.message : e;
+    }
+  };
   expect(err(['--bogus'])).toBe("unknown option '--bogus'");
   expect(err(['--debug', '--debug'])).toBe('--debug is given twice');
   expect(err(['--debug=1'])).toBe('--debug takes no value');

@@ -12,16 +12,29 @@ import { parseHeader, type Header } from '../../ts/core/header.js';
 import { MAINNET, TESTNET, GENESIS_HASH } from '../../ts/consensus/params.js';
 import { blockReward } from '../../ts/consensus/reward.js';
 import {
-  blockTransactionIds, checkBlockBody, checkBodySize, checkEntryRules, checkRewardClaim, parseBlockBody, totalFees,
+  blockTransactionIds,
+  checkBlockBody,
+  checkBodySize,
+  checkEntryRules,
+  checkRewardClaim,
+  parseBlockBody,
+  totalFees,
 } from '../../ts/consensus/block_check.js';
 import { verifyEntrySignature } from '../../ts/consensus/signature.js';
 import { TESTNET_BLOCK_1 } from '../core/vectors.js';
 import { Rng, body, entries, entry, fullV4Body, tokenSection } from '../core/gen.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 function errorOf(f: () => unknown): ErrorName | 'none' {
-  try { f(); } catch (e) { if (e instanceof NodeError) return e.errorName; throw e; }
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof NodeError) return e.errorName;
+    throw e;
+  }
   return 'none';
 }
 
@@ -29,10 +42,18 @@ const HEIGHT = 1_000;
 
 /** A little world: keys of accounts 1..1000, asset hashes of assets 1..50, pinned hashes. */
 class World {
-  key(id: bigint): Uint8Array { return Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? Number(id % 250n) + 1 : Number(id / 250n) + 7)); }
-  address(id: bigint): Uint8Array { return addressOfPrivateKey(this.key(id)); }
-  assetHash(id: bigint): Uint8Array { return new Uint8Array(32).fill(Number(id)); }
-  pinHash(h: number): Uint8Array { return h === 0 ? GENESIS_HASH : new Uint8Array(32).fill(h % 256 ^ 0x5a); }
+  key(id: bigint): Uint8Array {
+    return Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? Number(id % 250n) + 1 : Number(id / 250n) + 7));
+  }
+  address(id: bigint): Uint8Array {
+    return addressOfPrivateKey(this.key(id));
+  }
+  assetHash(id: bigint): Uint8Array {
+    return new Uint8Array(32).fill(Number(id));
+  }
+  pinHash(h: number): Uint8Array {
+    return h === 0 ? GENESIS_HASH : new Uint8Array(32).fill((h % 256) ^ 0x5a);
+  }
   context(e: SignedEntry, assetId: bigint | null): EntryContext {
     const ctx: EntryContext = {};
     if ('toId' in e) ctx.toAddress = this.address(e.toId);
@@ -64,8 +85,12 @@ function signedBlock(world: World, rng: Rng): { body: Body; bytes: Uint8Array; h
   b.reward.amount = blockReward(HEIGHT) + totalFees(b);
   world.sign(b, HEIGHT);
   const header: Header = {
-    prevHash: new Uint8Array(32), target: TESTNET.genesisTarget, merkleRoot: bodyMerkleRoot(b, true),
-    version: 4, timestamp: 1, nonce: 0,
+    prevHash: new Uint8Array(32),
+    target: TESTNET.genesisTarget,
+    merkleRoot: bodyMerkleRoot(b, true),
+    version: 4,
+    timestamp: 1,
+    nonce: 0,
   };
   return { body: b, bytes: serializeBody(b), header };
 }
@@ -76,7 +101,16 @@ describe('signatures of all seven transaction types (L/seed signing bytes)', () 
   it('verify when signed by the origin, fail when anything signed changes', () => {
     const { body: b } = signedBlock(world, new Rng(21));
     const kinds = new Set(signedEntries(b).map(({ entry: e }) => e.kind));
-    expect([...kinds].sort()).toEqual(['assetCreation', 'assetTransfer', 'cancelation', 'coinTransfer', 'limitSwap', 'liquidityDeposit', 'liquidityWithdrawal', 'shareTransfer']);
+    expect([...kinds].sort()).toEqual([
+      'assetCreation',
+      'assetTransfer',
+      'cancelation',
+      'coinTransfer',
+      'limitSwap',
+      'liquidityDeposit',
+      'liquidityWithdrawal',
+      'shareTransfer',
+    ]);
     world.verify(b, HEIGHT);
     for (const { entry: e, assetId } of signedEntries(b)) {
       const pin = world.pinHash(pinHeightOf(HEIGHT, e.pinNonce.relativePin));
@@ -84,7 +118,8 @@ describe('signatures of all seven transaction types (L/seed signing bytes)', () 
       const other = world.address(e.originId + 1n);
       expect(errorOf(() => verifyEntrySignature(e, HEIGHT, pin, other, ctx))).toBe('EINVSIG');
       expect(errorOf(() => verifyEntrySignature({ ...e, feeCode: e.feeCode + 1 }, HEIGHT, pin, world.address(e.originId), ctx))).toBe('EINVSIG');
-      if (pinHeightOf(HEIGHT + 32, e.pinNonce.relativePin) !== pinHeightOf(HEIGHT, e.pinNonce.relativePin)) { // the pin height is signed
+      if (pinHeightOf(HEIGHT + 32, e.pinNonce.relativePin) !== pinHeightOf(HEIGHT, e.pinNonce.relativePin)) {
+        // the pin height is signed
         expect(errorOf(() => verifyEntrySignature(e, HEIGHT + 32, pin, world.address(e.originId), ctx))).toBe('EINVSIG');
       }
       expect(errorOf(() => verifyEntrySignature(e, HEIGHT, new Uint8Array(32), world.address(e.originId), ctx))).toBe('EINVSIG');
@@ -233,14 +268,23 @@ describe('transaction ids of a block (§7.6)', () => {
     const { ids, canceled } = blockTransactionIds(HEIGHT, b);
     expect(ids.length).toBe(signedEntries(b).length);
     expect(canceled).toEqual(b.cancelations.map((c) => ({ accountId: c.originId, pinHeight: c.cancelHeight, nonceId: c.cancelNonceId })));
-    expect(ids[0]).toEqual({ accountId: b.coinTransfers[0].originId, pinHeight: pinHeightOf(HEIGHT, b.coinTransfers[0].pinNonce.relativePin), nonceId: b.coinTransfers[0].pinNonce.nonceId });
+    expect(ids[0]).toEqual({
+      accountId: b.coinTransfers[0].originId,
+      pinHeight: pinHeightOf(HEIGHT, b.coinTransfers[0].pinNonce.relativePin),
+      nonceId: b.coinTransfers[0].pinNonce.nonceId,
+    });
   });
   it('refuses a repeated id, also one the block cancels (ENONCE)', () => {
     const t = entry('coinTransfer', rng);
     expect(errorOf(() => blockTransactionIds(HEIGHT, body('V4', rng, { coinTransfers: [t, { ...t, amount: 1n }] })))).toBe('ENONCE');
     const sameNonceOtherPin = { ...t, pinNonce: { ...t.pinNonce, relativePin: (t.pinNonce.relativePin + 1) % 30 } };
     expect(errorOf(() => blockTransactionIds(HEIGHT, body('V4', rng, { coinTransfers: [t, sameNonceOtherPin] })))).toBe('none');
-    const c = { ...entry('cancelation', rng), originId: t.originId, cancelHeight: pinHeightOf(HEIGHT, t.pinNonce.relativePin), cancelNonceId: t.pinNonce.nonceId };
+    const c = {
+      ...entry('cancelation', rng),
+      originId: t.originId,
+      cancelHeight: pinHeightOf(HEIGHT, t.pinNonce.relativePin),
+      cancelNonceId: t.pinNonce.nonceId,
+    };
     expect(errorOf(() => blockTransactionIds(HEIGHT, body('V4', rng, { coinTransfers: [t], cancelations: [c] })))).toBe('ENONCE');
     expect(errorOf(() => blockTransactionIds(HEIGHT, body('V4', rng, { cancelations: [c] })))).toBe('none');
   });

@@ -5,20 +5,23 @@ import { initKernel } from '../../ts/kernel/instance.js';
 import { blockHash, parseHeader, serializeHeader, type Header } from '../../ts/core/header.js';
 import { NodeError, type ErrorName } from '../../ts/core/errors.js';
 import { fromHex, toHex } from '../../ts/core/hex.js';
-import {
-  GENESIS_HASH, MAINNET, REGTEST, TESTNET, requiredHeaderVersion, type NetworkParams,
-} from '../../ts/consensus/params.js';
-import {
-  checkHeader, checkPow, expectedTarget, timestampContext, type HeaderChainView,
-} from '../../ts/consensus/header_check.js';
+import { GENESIS_HASH, MAINNET, REGTEST, TESTNET, requiredHeaderVersion, type NetworkParams } from '../../ts/consensus/params.js';
+import { checkHeader, checkPow, expectedTarget, timestampContext, type HeaderChainView } from '../../ts/consensus/header_check.js';
 import { agreesWithCheckpoint, gridHeights, MAINNET_CHECKPOINT } from '../../ts/consensus/checkpoint.js';
 import { minimumTimestamp } from '../../ts/consensus/timestamp.js';
 import { HEADERS, TESTNET_BLOCK_1 } from '../core/vectors.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 function errorOf(f: () => unknown): ErrorName | 'none' {
-  try { f(); } catch (e) { if (e instanceof NodeError) return e.errorName; throw e; }
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof NodeError) return e.errorName;
+    throw e;
+  }
   return 'none';
 }
 
@@ -26,17 +29,29 @@ function errorOf(f: () => unknown): ErrorName | 'none' {
 class MemoryChain implements HeaderChainView {
   readonly headers: Header[] = [];
   readonly hashes: Uint8Array[] = [];
-  get length(): number { return this.headers.length; }
-  get tipHash(): Uint8Array { return this.length ? this.hashes[this.length - 1] : GENESIS_HASH; }
-  timestampAt(h: number): number { return this.headers[h - 1].timestamp; }
-  targetAt(h: number): number { return this.headers[h - 1].target; }
-  append(h: Header): void { this.headers.push(h); this.hashes.push(blockHash(h)); }
+  get length(): number {
+    return this.headers.length;
+  }
+  get tipHash(): Uint8Array {
+    return this.length ? this.hashes[this.length - 1] : GENESIS_HASH;
+  }
+  timestampAt(h: number): number {
+    return this.headers[h - 1].timestamp;
+  }
+  targetAt(h: number): number {
+    return this.headers[h - 1].target;
+  }
+  append(h: Header): void {
+    this.headers.push(h);
+    this.hashes.push(blockHash(h));
+  }
 }
 
 /** A view ending at block `length` whose only real data is the tip's hash and target. */
 function syntheticView(length: number, tipHash: Uint8Array, tipTarget: number, tipTimestamp: number): HeaderChainView {
   return {
-    length, tipHash,
+    length,
+    tipHash,
     timestampAt: (h) => tipTimestamp - 20 * (length - h),
     targetAt: (h) => (h === length ? tipTarget : tipTarget),
   };

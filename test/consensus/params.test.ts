@@ -1,7 +1,14 @@
 // Rules by height (consensus.md §2.3, §2.4, §3.1, §6.1, §6.7) on each network.
 import { describe, expect, it } from 'vitest';
 import {
-  MAINNET, REGTEST, TESTNET, bodyLayoutAt, merkleNewTypeAt, networkParams, powVersionAt, requiredHeaderVersion,
+  MAINNET,
+  REGTEST,
+  TESTNET,
+  bodyLayoutAt,
+  merkleNewTypeAt,
+  networkParams,
+  powVersionAt,
+  requiredHeaderVersion,
   targetKindAt,
 } from '../../ts/consensus/params.js';
 

@@ -5,7 +5,10 @@ import { isRetargetHeight, nextTarget, retargetFloor } from '../../ts/consensus/
 import { decodeTarget, encodeTarget } from '../../ts/consensus/target.js';
 
 /** Timestamps with `interval` seconds between blocks, starting at block 1. */
-const spaced = (interval: number, start = 1_700_000_000) => (h: number): number => start + interval * (h - 1);
+const spaced =
+  (interval: number, start = 1_700_000_000) =>
+  (h: number): number =>
+    start + interval * (h - 1);
 
 describe('retarget heights', () => {
   it('rf(h): 720-grid (0 → 1) below 1,296,000, 8,640-grid from it', () => {

@@ -1,8 +1,6 @@
 // Reward schedule and supply (consensus.md §5.4).
 import { describe, expect, it } from 'vitest';
-import {
-  BASE_REWARD, HALVING_INTERVAL, MAX_COIN_SUPPLY, blockReward, maxRewardClaim, scheduledSupply,
-} from '../../ts/consensus/reward.js';
+import { BASE_REWARD, HALVING_INTERVAL, MAX_COIN_SUPPLY, blockReward, maxRewardClaim, scheduledSupply } from '../../ts/consensus/reward.js';
 
 describe('block reward', () => {
   it('3 coins until the first halving at 3,153,601', () => {

@@ -6,8 +6,17 @@ import { initKernel } from '../../ts/kernel/instance.js';
 import { publicKeyOf } from '../../ts/core/keys.js';
 import { MAINNET, REGTEST, TESTNET } from '../../ts/consensus/params.js';
 import {
-  MAINNET_LEADER_KEYS, SNAPSHOT_SIZE, agreesWithSnapshot, comparePriority, decodeSnapshot, encodeSnapshot, priorityOf,
-  signSnapshot, snapshotCompatible, verifySnapshot, type SnapshotRules,
+  MAINNET_LEADER_KEYS,
+  SNAPSHOT_SIZE,
+  agreesWithSnapshot,
+  comparePriority,
+  decodeSnapshot,
+  encodeSnapshot,
+  priorityOf,
+  signSnapshot,
+  snapshotCompatible,
+  verifySnapshot,
+  type SnapshotRules,
 } from '../../ts/consensus/signed_snapshot.js';
 import { NodeError } from '../../ts/core/errors.js';
 
@@ -18,7 +27,12 @@ const ours: SnapshotRules = { leaderKeys: [publicKeyOf(sk(1)), publicKeyOf(sk(2)
 const hash = (b: number) => new Uint8Array(32).fill(b);
 
 function code(f: () => unknown): string | null {
-  try { f(); return null; } catch (e) { return e instanceof NodeError ? e.errorName : String(e); }
+  try {
+    f();
+    return null;
+  } catch (e) {
+    return e instanceof NodeError ? e.errorName : String(e);
+  }
 }
 
 describe('signed snapshots', () => {

@@ -6,12 +6,12 @@ import { powCheck } from '../../ts/kernel/pow.js';
 import { fromHex } from '../../ts/core/hex.js';
 import { MAINNET, powVersionAt, targetKindAt } from '../../ts/consensus/params.js';
 import { checkPow, targetAt } from '../../ts/consensus/header_check.js';
-import {
-  addWork, decodeTarget, encodeTarget, targetDifficulty, targetWork, worksumDouble, worksumHex,
-} from '../../ts/consensus/target.js';
+import { addWork, decodeTarget, encodeTarget, targetDifficulty, targetWork, worksumDouble, worksumHex } from '../../ts/consensus/target.js';
 import { HEADERS } from '../core/vectors.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 describe('§11.9 work and difficulty', () => {
   const table: [number, 'V1' | 'V2', number, bigint][] = [

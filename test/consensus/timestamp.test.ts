@@ -4,7 +4,12 @@ import { NodeError, type ErrorName } from '../../ts/core/errors.js';
 import { checkTimestamp, medianRuleMinimum, minimumTimestamp } from '../../ts/consensus/timestamp.js';
 
 function errorOf(f: () => unknown): ErrorName | 'none' {
-  try { f(); } catch (e) { if (e instanceof NodeError) return e.errorName; throw e; }
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof NodeError) return e.errorName;
+    throw e;
+  }
   return 'none';
 }
 

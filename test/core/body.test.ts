@@ -5,8 +5,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { sha256 } from '../../ts/kernel/hash.js';
 import {
-  bodyMerkleLeaves, bodyMerklePrefix, bodyMerkleRoot, bodyStructure, parseBody, serializeBody, signedEntries,
-  type Body, type BodyLayout,
+  bodyMerkleLeaves,
+  bodyMerklePrefix,
+  bodyMerkleRoot,
+  bodyStructure,
+  parseBody,
+  serializeBody,
+  signedEntries,
+  type Body,
+  type BodyLayout,
 } from '../../ts/core/body.js';
 import { ENTRY_SIZE, entryBytes, entryTxHash, type SignedEntry } from '../../ts/core/entry.js';
 import { recoverPublicKey } from '../../ts/core/keys.js';
@@ -19,10 +26,16 @@ import { MAX_COIN_SUPPLY } from '../../ts/core/amount.js';
 import { TESTNET_BLOCK_1 } from './vectors.js';
 import { Rng, allSignedEntries, body, entries, entry, fullV4Body, tokenSection } from './gen.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 function errorOf(f: () => unknown): ErrorName | 'none' | 'other' {
-  try { f(); } catch (e) { return e instanceof NodeError ? e.errorName : 'other'; }
+  try {
+    f();
+  } catch (e) {
+    return e instanceof NodeError ? e.errorName : 'other';
+  }
   return 'none';
 }
 
@@ -37,8 +50,12 @@ function roundTrip(b: Body, countFields: number): Uint8Array {
   return bytes;
 }
 
-const node = (tag: string, beginOffset: number, endOffset: number, children: ParseAnnotation[] = []): ParseAnnotation =>
-  ({ tag, beginOffset, endOffset, children });
+const node = (tag: string, beginOffset: number, endOffset: number, children: ParseAnnotation[] = []): ParseAnnotation => ({
+  tag,
+  beginOffset,
+  endOffset,
+  children,
+});
 
 describe('§11.6 testnet block 1 (V4 layout with all count fields)', () => {
   const bytes = fromHex(TESTNET_BLOCK_1.body)!;
@@ -91,7 +108,10 @@ describe('round trips', () => {
     const rng = new Rng(1);
     for (const n of [0, 1, 5]) {
       const b = body('V1', rng, { reserved: rng.bytes(2), coinTransfers: entries('coinTransfer', n, rng) });
-      b.coinTransfers.forEach((t) => { t.amount %= MAX_COIN_SUPPLY; t.feeCode = rng.int(0x4000); });
+      b.coinTransfers.forEach((t) => {
+        t.amount %= MAX_COIN_SUPPLY;
+        t.feeCode = rng.int(0x4000);
+      });
       const bytes = roundTrip(b, 1);
       expect(bytes.length).toBe(4 + 4 + 20 * b.newAddresses.length + 2 + 16 + 4 + 99 * n);
     }
@@ -105,7 +125,9 @@ describe('round trips', () => {
     const withCount = roundTrip({ ...empty, countFields: 1 }, 1);
     expect(withCount.length).toBe(bytes.length + 4);
     const b = body('V2', rng, { coinTransfers: entries('coinTransfer', 4, rng) });
-    b.coinTransfers.forEach((t) => { t.feeCode = rng.int(0x4000); });
+    b.coinTransfers.forEach((t) => {
+      t.feeCode = rng.int(0x4000);
+    });
     roundTrip(b, 1);
   });
 
@@ -114,8 +136,17 @@ describe('round trips', () => {
     for (let i = 0; i < 5; i++) {
       const b = fullV4Body(rng);
       const bytes = roundTrip(b, 4);
-      const size = 10 + 2 + 20 * b.newAddresses.length + 16 + 4 + 2 + 2 + 2
-        + allSignedEntries(b).reduce((n, e) => n + ENTRY_SIZE[e.kind], 0) + 15 * b.tokenSections.length;
+      const size =
+        10 +
+        2 +
+        20 * b.newAddresses.length +
+        16 +
+        4 +
+        2 +
+        2 +
+        2 +
+        allSignedEntries(b).reduce((n, e) => n + ENTRY_SIZE[e.kind], 0) +
+        15 * b.tokenSections.length;
       expect(bytes.length).toBe(size);
     }
   });
@@ -136,8 +167,14 @@ describe('round trips', () => {
       expect(entryBytes(entry(kind, rng)).length).toBe(ENTRY_SIZE[kind]);
     }
     expect(ENTRY_SIZE).toEqual({
-      coinTransfer: 99, assetTransfer: 99, shareTransfer: 99, limitSwap: 95,
-      liquidityDeposit: 99, liquidityWithdrawal: 91, cancelation: 91, assetCreation: 97,
+      coinTransfer: 99,
+      assetTransfer: 99,
+      shareTransfer: 99,
+      limitSwap: 95,
+      liquidityDeposit: 99,
+      liquidityWithdrawal: 91,
+      cancelation: 91,
+      assetCreation: 97,
     });
   });
 
@@ -177,7 +214,10 @@ describe('structure annotations', () => {
     expect(tree.map((n) => n.tag)).toEqual(['extraNonce', 'newAddresses', 'reward', 'coinTransfer', 'cancelation', 'tokenSections', 'assetCreation']);
     // top-level nodes tile [0, length)
     let at = 0;
-    for (const n of tree) { expect(n.beginOffset).toBe(at); at = n.endOffset; }
+    for (const n of tree) {
+      expect(n.beginOffset).toBe(at);
+      at = n.endOffset;
+    }
     expect(at).toBe(bytes.length);
     const transfers = tree[3];
     expect(transfers.children.map((n) => n.tag)).toEqual(['length', 'coinTransfer', 'coinTransfer', 'coinTransfer']);
@@ -186,9 +226,25 @@ describe('structure annotations', () => {
     const sections = tree[5];
     expect(sections.children.map((n) => n.tag)).toEqual(['length', 'tokenSection', 'tokenSection', 'tokenSection']);
     expect(sections.children[1].children.map((n) => n.tag)).toEqual([
-      'assetId', 'tenBitsLengths', 'assetTransfer', 'assetTransfer', 'shareTransfer', 'limitSwap', 'limitSwap', 'liquidityDeposit', 'liquidityWithdrawal',
+      'assetId',
+      'tenBitsLengths',
+      'assetTransfer',
+      'assetTransfer',
+      'shareTransfer',
+      'limitSwap',
+      'limitSwap',
+      'liquidityDeposit',
+      'liquidityWithdrawal',
     ]);
-    expect(sections.children[1].children[5].children.map((n) => n.tag)).toEqual(['originAccountId', 'pinNonce', 'compactFee', 'buy', 'amount', 'limitPrice', 'signature']);
+    expect(sections.children[1].children[5].children.map((n) => n.tag)).toEqual([
+      'originAccountId',
+      'pinNonce',
+      'compactFee',
+      'buy',
+      'amount',
+      'limitPrice',
+      'signature',
+    ]);
     expect(tree[6].children[1].children.map((n) => n.tag)).toEqual(['originAccountId', 'pinNonce', 'compactFee', 'supply', 'precision', 'name', 'signature']);
     expect(tree[4].children[1].children.map((n) => n.tag)).toEqual(['originAccountId', 'pinNonce', 'compactFee', 'cancelHeight', 'cancelNonceId', 'signature']);
   });
@@ -197,7 +253,11 @@ describe('structure annotations', () => {
     const rng = new Rng(9);
     const v1 = serializeBody(body('V1', rng, { newAddresses: [] }));
     expect(bodyStructure(v1, 'V1').map((n) => [n.tag, n.beginOffset, n.endOffset])).toEqual([
-      ['extraNonce', 0, 4], ['newAddresses', 4, 8], ['reserved', 8, 10], ['reward', 10, 26], ['coinTransfer', 26, 30],
+      ['extraNonce', 0, 4],
+      ['newAddresses', 4, 8],
+      ['reserved', 8, 10],
+      ['reward', 10, 26],
+      ['coinTransfer', 26, 30],
     ]);
     const v2 = serializeBody(body('V2', rng, { newAddresses: [] }));
     expect(bodyStructure(v2, 'V2').at(-1)).toEqual(node('coinTransfer', 28, 28));
@@ -251,7 +311,10 @@ describe('rejections', () => {
   const layouts: BodyLayout[] = ['V1', 'V2', 'V4'];
   const sample = (layout: BodyLayout): Body => {
     const b = layout === 'V4' ? fullV4Body(rng) : body(layout, rng, { coinTransfers: entries('coinTransfer', 2, rng) });
-    if (layout !== 'V4') b.coinTransfers.forEach((t) => { t.feeCode = 0x1000; });
+    if (layout !== 'V4')
+      b.coinTransfers.forEach((t) => {
+        t.feeCode = 0x1000;
+      });
     return b;
   };
 
@@ -292,14 +355,14 @@ describe('rejections', () => {
       for (let i = 0; i < width; i++) c[offset + i] = (value >>> (8 * (width - 1 - i))) & 0xff;
       return c;
     };
-    expect(errorOf(() => parseBody(bump(10, 0xffff, 2), 'V4'))).toBe('EINV_BODY');       // addresses
-    expect(errorOf(() => parseBody(bump(28, 0xffffffff, 4), 'V4'))).toBe('EINV_BODY');   // transfers
+    expect(errorOf(() => parseBody(bump(10, 0xffff, 2), 'V4'))).toBe('EINV_BODY'); // addresses
+    expect(errorOf(() => parseBody(bump(28, 0xffffffff, 4), 'V4'))).toBe('EINV_BODY'); // transfers
     expect(errorOf(() => parseBody(bump(28, 2, 4), 'V4'))).toBe('EINV_BODY');
-    expect(errorOf(() => parseBody(bump(28, 0, 4), 'V4'))).not.toBe('none');             // 99 bytes left over
+    expect(errorOf(() => parseBody(bump(28, 0, 4), 'V4'))).not.toBe('none'); // 99 bytes left over
     const at = 28 + 4 + 99;
-    expect(errorOf(() => parseBody(bump(at, 1, 2), 'V4'))).toBe('EINV_BODY');            // cancelations
-    expect(errorOf(() => parseBody(bump(at + 2, 1, 2), 'V4'))).toBe('EINV_BODY');        // token sections
-    expect(errorOf(() => parseBody(bump(at + 4, 1, 2), 'V4'))).toBe('EINV_BODY');        // asset creations
+    expect(errorOf(() => parseBody(bump(at, 1, 2), 'V4'))).toBe('EINV_BODY'); // cancelations
+    expect(errorOf(() => parseBody(bump(at + 2, 1, 2), 'V4'))).toBe('EINV_BODY'); // token sections
+    expect(errorOf(() => parseBody(bump(at + 4, 1, 2), 'V4'))).toBe('EINV_BODY'); // asset creations
   });
 
   it('bad ten-bit counts: nonzero padding bits, more than 1,023 entries', () => {
@@ -360,7 +423,7 @@ describe('rejections', () => {
       const e = entry('assetCreation', rng);
       expect(patched(e, 96, 4)).toBe('ECORRUPTEDSIG');
       expect(patched(e, 32 + 32, 0xff)).toBe('ECORRUPTEDSIG'); // s ≥ n/2
-      expect(patched(e, 32, 0xff, 32)).toBe('ECORRUPTEDSIG');  // r ≥ n
+      expect(patched(e, 32, 0xff, 32)).toBe('ECORRUPTEDSIG'); // r ≥ n
     });
   });
 

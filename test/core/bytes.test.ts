@@ -5,7 +5,11 @@ import { NodeError } from '../../ts/core/errors.js';
 import { toHex } from '../../ts/core/hex.js';
 
 const code = (f: () => unknown): number | undefined => {
-  try { f(); } catch (e) { return e instanceof NodeError ? e.code : -1; }
+  try {
+    f();
+  } catch (e) {
+    return e instanceof NodeError ? e.code : -1;
+  }
   return undefined;
 };
 
@@ -31,7 +35,11 @@ describe('Writer', () => {
     }
   });
   it('writes the extremes of every width', () => {
-    const w = new Writer().u8(255).u16(65535).u32(2 ** 32 - 1).u64((1n << 64n) - 1n);
+    const w = new Writer()
+      .u8(255)
+      .u16(65535)
+      .u32(2 ** 32 - 1)
+      .u64((1n << 64n) - 1n);
     expect(toHex(w.finish())).toBe('ff'.repeat(15));
   });
   it('refuses values out of range and wrong sizes (EBUG)', () => {

@@ -13,5 +13,9 @@ test('HOST:PORT: IPv4, [IPv6] and localhost everywhere; other names only where a
 });
 
 test('an IPv6 host is written in brackets, so the text parses back', () => {
-  for (const e of [{ host: '::1', port: 80 }, { host: '10.0.0.1', port: 9186 }]) expect(parseEndpoint(formatEndpoint(e))).toEqual(e);
+  for (const e of [
+    { host: '::1', port: 80 },
+    { host: '10.0.0.1', port: 9186 },
+  ])
+    expect(parseEndpoint(formatEndpoint(e))).toEqual(e);
 });

@@ -9,15 +9,23 @@ export class Rng {
   constructor(private s = 0x9e3779b9) {}
   u32(): number {
     let x = this.s;
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     this.s = x;
     return x;
   }
-  int(n: number): number { return this.u32() % n; }
-  u64(): bigint { return (BigInt(this.u32()) << 32n) | BigInt(this.u32()); }
-  bytes(n: number): Uint8Array { return Uint8Array.from({ length: n }, () => this.u32() & 0xff); }
+  int(n: number): number {
+    return this.u32() % n;
+  }
+  u64(): bigint {
+    return (BigInt(this.u32()) << 32n) | BigInt(this.u32());
+  }
+  bytes(n: number): Uint8Array {
+    return Uint8Array.from({ length: n }, () => this.u32() & 0xff);
+  }
 }
 
 const SIGNER = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
@@ -49,7 +57,8 @@ export function entry<K extends EntryKind>(kind: K, rng: Rng): EntryOf<K> {
     cancelation: { cancelHeight: 32 * rng.int(1000), cancelNonceId: rng.u32() },
     assetCreation: ((supply: bigint, precision: number) => ({
       // a supply of at least one whole unit (EINV_SUPPLY otherwise)
-      supply: supply < 10n ** BigInt(precision) ? supply + 10n ** BigInt(precision) : supply, precision,
+      supply: supply < 10n ** BigInt(precision) ? supply + 10n ** BigInt(precision) : supply,
+      precision,
       name: assetNameBytes(['TOK', 'A', 'ZZ9', 'abcde'][rng.int(4)]),
     }))(rng.u64(), rng.int(19)),
   };
@@ -96,7 +105,8 @@ export function fullV4Body(rng: Rng): Body {
 
 export function allSignedEntries(b: Body): SignedEntry[] {
   return [
-    ...b.coinTransfers, ...b.cancelations,
+    ...b.coinTransfers,
+    ...b.cancelations,
     ...b.tokenSections.flatMap((s) => [...s.assetTransfers, ...s.shareTransfers, ...s.limitSwaps, ...s.liquidityDeposits, ...s.liquidityWithdrawals]),
     ...b.assetCreations,
   ];

@@ -8,7 +8,9 @@ import { fromHex, toHex } from '../../ts/core/hex.js';
 import { GENESIS_HASH, GENESIS_SEED } from '../../ts/consensus/params.js';
 import { HEADERS, TESTNET_BLOCK_1 } from './vectors.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 describe('genesis (§11.1)', () => {
   it('is SHA256 of the 80-byte seed', () => {
@@ -55,7 +57,11 @@ describe('header layout', () => {
   it('refuses other lengths with EBADHEADER', () => {
     for (const n of [0, 79, 81]) {
       expect(() => parseHeader(new Uint8Array(n))).toThrow(NodeError);
-      try { parseHeader(new Uint8Array(n)); } catch (e) { expect((e as NodeError).errorName).toBe('EBADHEADER'); }
+      try {
+        parseHeader(new Uint8Array(n));
+      } catch (e) {
+        expect((e as NodeError).errorName).toBe('EBADHEADER');
+      }
     }
   });
 });

@@ -3,8 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { Reader, Writer } from '../../ts/core/bytes.js';
 import { toHex } from '../../ts/core/hex.js';
 import {
-  consensusPinWindow, isMempoolPinHeight, isPinHeight, mempoolPinWindow, pinBegin, pinFloor, pinHeightOf,
-  readPinNonce, relativePinFor, writePinNonce,
+  consensusPinWindow,
+  isMempoolPinHeight,
+  isPinHeight,
+  mempoolPinWindow,
+  pinBegin,
+  pinFloor,
+  pinHeightOf,
+  readPinNonce,
+  relativePinFor,
+  writePinNonce,
 } from '../../ts/core/pin.js';
 
 describe('PinNonce', () => {
@@ -29,7 +37,7 @@ describe('pin heights', () => {
     expect(relativePinFor(100, 96)).toBe(0);
     expect(relativePinFor(100, 0)).toBe(3);
     expect(relativePinFor(100, 128)).toBeNull(); // above pinFloor
-    expect(relativePinFor(100, 40)).toBeNull();  // no pin height
+    expect(relativePinFor(100, 40)).toBeNull(); // no pin height
     expect(relativePinFor(1_000_000, 999_968 - 8_160)).toBe(255);
     expect(relativePinFor(1_000_000, 999_968 - 8_192)).toBeNull(); // k = 256
     for (let k = 0; k < 256; k += 17) expect(relativePinFor(1_000_000, pinHeightOf(1_000_000, k))).toBe(k);

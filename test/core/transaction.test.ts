@@ -8,14 +8,24 @@ import { addressOfPrivateKey, signDigest } from '../../ts/core/keys.js';
 import { formatAddress } from '../../ts/core/address.js';
 import { fromHex, toHex } from '../../ts/core/hex.js';
 import {
-  assetNameBytes, assetNameOf, compareTransactionIds, rewardHash, serializeTransactionId, signingBytes,
-  transactionIdKey, txHash, type SigningCommon, type TransactionPayload,
+  assetNameBytes,
+  assetNameOf,
+  compareTransactionIds,
+  rewardHash,
+  serializeTransactionId,
+  signingBytes,
+  transactionIdKey,
+  txHash,
+  type SigningCommon,
+  type TransactionPayload,
 } from '../../ts/core/transaction.js';
 import { recoverSignerAddress, verifySignature } from '../../ts/consensus/signature.js';
 import { NodeError } from '../../ts/core/errors.js';
 import { COIN_TRANSFERS, COIN_TRANSFER_KEYS, PIN_HASH_0, TESTNET_BLOCK_1 } from './vectors.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 /** Reads the fields of a recorded coin transfer back out of its signed bytes. */
 function fieldsOf(hex: string): { common: SigningCommon; payload: TransactionPayload } {
@@ -134,7 +144,11 @@ describe('address (§11.7)', () => {
 describe('transaction ids', () => {
   it('serialize as accountId u64 ‖ pinHeight u32 ‖ nonceId u32 and order like /chain/txcache', () => {
     expect(toHex(serializeTransactionId({ accountId: 2n, pinHeight: 32, nonceId: 3 }))).toBe('0000000000000002' + '00000020' + '00000003');
-    const ids = [{ accountId: 5n, pinHeight: 0, nonceId: 1 }, { accountId: 2n, pinHeight: 32, nonceId: 3 }, { accountId: 2n, pinHeight: 0, nonceId: 9 }];
+    const ids = [
+      { accountId: 5n, pinHeight: 0, nonceId: 1 },
+      { accountId: 2n, pinHeight: 32, nonceId: 3 },
+      { accountId: 2n, pinHeight: 0, nonceId: 9 },
+    ];
     expect(ids.sort(compareTransactionIds).map(transactionIdKey)).toEqual(['2:0:9', '5:0:1', '2:32:3']);
   });
 });

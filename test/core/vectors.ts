@@ -36,7 +36,12 @@ export const HEADERS: HeaderVector[] = examples.headers;
 /** §11.6: testnet height 1 as published for L (header version 3, fake PoW). */
 export const TESTNET_BLOCK_1: BlockVector = examples.testnetBlock1;
 
-export interface CoinTransferCase { case: string; signedBytesHex: string; txHash: string; signature65: string }
+export interface CoinTransferCase {
+  case: string;
+  signedBytesHex: string;
+  txHash: string;
+  signature65: string;
+}
 
 const transfers = read('coin-transfers.json');
 /** The hash of block 0 the transfers pinned at height 0 sign. */

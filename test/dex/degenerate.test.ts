@@ -9,7 +9,9 @@ import { bitlen, ceilDivPrice, ceilMulPrice, cmpRatio } from '../../ts/dex/price
 import type { Price } from '../../ts/kernel/price.js';
 import { buy, hex, pm, sell, XorShift } from './helpers.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 const EMPTY = { base: 0n, quote: 0n };
 const match = (pool: { base: bigint; quote: bigint }, orders: Order[]) => matchBook(pool, buildBook(orders));
@@ -90,7 +92,12 @@ describe('§8.5 quote direction on a base-only pool: the reference asserts and e
   // matcher.cpp:131 asserts relQ(0) < 0 when the quote direction is taken; with R_q = 0 it is 0.
   // §14.3 P2 proposed to continue; that would accept blocks no reference node can hold.
   const refusal = (pool: { base: bigint; quote: bigint }, orders: Order[]) => {
-    try { findClearing(pool, buildBook(orders)); } catch (e) { if (e instanceof NodeError) return e.errorName; throw e; }
+    try {
+      findClearing(pool, buildBook(orders));
+    } catch (e) {
+      if (e instanceof NodeError) return e.errorName;
+      throw e;
+    }
     return 'none';
   };
   it('Bi = 0', () => {
@@ -110,8 +117,12 @@ describe('§8.5 quote direction on a base-only pool: the reference asserts and e
 describe('§8.5 FIXED case II: the neighbour without pool interaction', () => {
   /** The registers at the end: the last true and the last false step. */
   const registers = (pool: { base: bigint; quote: bigint }, orders: Order[]) => {
-    let tr: StepTrace | null = null, fr: StepTrace | null = null;
-    const c = findClearing(pool, buildBook(orders), (s) => { if (s.verdict) tr = s; else fr = s; });
+    let tr: StepTrace | null = null,
+      fr: StepTrace | null = null;
+    const c = findClearing(pool, buildBook(orders), (s) => {
+      if (s.verdict) tr = s;
+      else fr = s;
+    });
     return { c, tr: tr as unknown as StepTrace, fr: fr as unknown as StepTrace };
   };
 
@@ -170,7 +181,11 @@ describe('one-sided books against a pool', () => {
 
 describe('book input checks and ordering (§4.1 P1, §5.5, §7.3)', () => {
   const err = (f: () => unknown) => {
-    try { f(); } catch (e) { return (e as NodeError).errorName; }
+    try {
+      f();
+    } catch (e) {
+      return (e as NodeError).errorName;
+    }
     return null;
   };
   it('invalid prices, zero remaining and duplicate ids are refused', () => {
@@ -186,15 +201,29 @@ describe('book input checks and ordering (§4.1 P1, §5.5, §7.3)', () => {
 
   it('priority: best limit first, then ascending id; levels aggregate remaining', () => {
     const book = buildBook([
-      sell(5, 1n, hex('800040')), sell(2, 2n, hex('c0003f')), sell(3, 4n, hex('800040')), sell(9, 8n, hex('800041')),
-      buy(7, 1n, hex('800040')), buy(4, 2n, hex('800041')), buy(6, 4n, hex('800040')), buy(8, 8n, hex('c0003f')),
+      sell(5, 1n, hex('800040')),
+      sell(2, 2n, hex('c0003f')),
+      sell(3, 4n, hex('800040')),
+      sell(9, 8n, hex('800041')),
+      buy(7, 1n, hex('800040')),
+      buy(4, 2n, hex('800041')),
+      buy(6, 4n, hex('800040')),
+      buy(8, 8n, hex('c0003f')),
     ]);
     expect(book.sells.map((o) => o.id)).toEqual([2n, 3n, 5n, 9n]);
     expect(book.buys.map((o) => o.id)).toEqual([4n, 6n, 7n, 8n]);
     expect([...book.sells].sort(comparePriority)).toEqual(book.sells);
     expect([...book.buys].reverse().sort(comparePriority)).toEqual(book.buys);
-    expect(book.sellLevels.map((l) => [l.limit.hex, l.amount])).toEqual([['800041', 8n], ['800040', 5n], ['c0003f', 2n]]);
-    expect(book.buyLevels.map((l) => [l.limit.hex, l.amount])).toEqual([['800041', 2n], ['800040', 5n], ['c0003f', 8n]]);
+    expect(book.sellLevels.map((l) => [l.limit.hex, l.amount])).toEqual([
+      ['800041', 8n],
+      ['800040', 5n],
+      ['c0003f', 2n],
+    ]);
+    expect(book.buyLevels.map((l) => [l.limit.hex, l.amount])).toEqual([
+      ['800041', 2n],
+      ['800040', 5n],
+      ['c0003f', 8n],
+    ]);
   });
 
   it('at an equal limit the older order fills first', () => {
@@ -206,9 +235,8 @@ describe('book input checks and ordering (§4.1 P1, §5.5, §7.3)', () => {
 describe('§8.2 price arithmetic', () => {
   const rng = new XorShift(0x82n);
   /** val(p) = num/den exactly. */
-  const frac = (p: Price) => p.exponent >= 79
-    ? { num: BigInt(p.mantissa) << BigInt(p.exponent - 79), den: 1n }
-    : { num: BigInt(p.mantissa), den: 1n << BigInt(79 - p.exponent) };
+  const frac = (p: Price) =>
+    p.exponent >= 79 ? { num: BigInt(p.mantissa) << BigInt(p.exponent - 79), den: 1n } : { num: BigInt(p.mantissa), den: 1n << BigInt(79 - p.exponent) };
   const ceil = (a: bigint, b: bigint) => (a + b - 1n) / b;
 
   it('bitlen', () => {
@@ -217,9 +245,11 @@ describe('§8.2 price arithmetic', () => {
 
   it('⌈a·p⌉ and ⌈a/p⌉ are exact, undefined from 2^64', () => {
     for (let i = 0; i < 3000; i++) {
-      const p = pm(0x8000 + rng.below(0x8000), rng.below(128)), a = rng.bits(64);
+      const p = pm(0x8000 + rng.below(0x8000), rng.below(128)),
+        a = rng.bits(64);
       const { num, den } = frac(p);
-      const mul = ceil(a * num, den), div = ceil(a * den, num);
+      const mul = ceil(a * num, den),
+        div = ceil(a * den, num);
       expect(ceilMulPrice(a, p)).toBe(mul < 1n << 64n ? mul : null);
       expect(ceilDivPrice(a, p)).toBe(div < 1n << 64n ? div : null);
     }
@@ -230,9 +260,11 @@ describe('§8.2 price arithmetic', () => {
   it('cmp(N, D; p) orders N/D against val(p) for N, D > 0', () => {
     for (let i = 0; i < 3000; i++) {
       const p = pm(0x8000 + rng.below(0x8000), rng.below(128));
-      const n = rng.bits(127) + 1n, d = rng.bits(127) + 1n;
+      const n = rng.bits(127) + 1n,
+        d = rng.bits(127) + 1n;
       const { num, den } = frac(p);
-      const l = n * den, r = d * num;
+      const l = n * den,
+        r = d * num;
       expect(cmpRatio(n, d, p)).toBe(l < r ? -1 : l > r ? 1 : 0);
     }
     expect(cmpRatio(3n, 2n, hex('c00040'))).toBe(0);

@@ -8,7 +8,9 @@ import { findClearing, matchBook, previewMatch, type StepTrace } from '../../ts/
 import type { Reserves } from '../../ts/kernel/pool.js';
 import { buy, hex, sell } from './helpers.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 const E10 = 10_000_000_000n;
 const Q = (amount: bigint) => ({ isQuote: true, amount });
@@ -37,7 +39,10 @@ describe('§9 Example 1 — no pool; uniform price; partial fill; dust', () => {
   it('levels', () => {
     const book = buildBook(orders);
     expect(book.buyLevels.map((l) => [l.limit.hex, l.amount])).toEqual([['800041', 2n * E10]]);
-    expect(book.sellLevels.map((l) => [l.limit.hex, l.amount])).toEqual([['c00040', E10], ['800040', E10]]);
+    expect(book.sellLevels.map((l) => [l.limit.hex, l.amount])).toEqual([
+      ['c00040', E10],
+      ['800040', E10],
+    ]);
   });
 
   it('A1, dispatch, SELLSEARCH and FIXED evaluate as listed', () => {
@@ -52,7 +57,8 @@ describe('§9 Example 1 — no pool; uniform price; partial fill; dust', () => {
     const fixed = steps.slice(5);
     expect(fixed.every((s) => s[1] === 2n * E10 && s[2] === 'c00040')).toBe(true);
     // the bisection converges to v0 = 13,333,333,335 (BASE 1, true) and v1 = …334 (BASE 0, false)
-    const lastTrue = fixed.filter((s) => s[4]).at(-1)!, lastFalse = fixed.filter((s) => !s[4]).at(-1)!;
+    const lastTrue = fixed.filter((s) => s[4]).at(-1)!,
+      lastFalse = fixed.filter((s) => !s[4]).at(-1)!;
     expect([lastTrue[0], lastTrue[3]]).toEqual([13_333_333_335n, B(1n)]);
     expect([lastFalse[0], lastFalse[3]]).toEqual([13_333_333_334n, B(0n)]);
     expect(clearing).toEqual({ filled: { base: 13_333_333_334n, quote: 2n * E10 }, toPool: null, phase: 'fixed', price: hex('c00040') });
@@ -99,13 +105,17 @@ describe('§9 Example 2 — with pool; marginal seller filled partially at its l
     expect(priceAfterBase(pool, 36_666_666_666n)).toBeCloseTo(0.535, 3);
     expect(priceAfterQuote(pool, E10)).toBeCloseTo(1.21, 12);
     const fixed = steps.slice(4);
-    const lastTrue = fixed.filter((s) => s[4]).at(-1)!, lastFalse = fixed.filter((s) => !s[4]).at(-1)!;
+    const lastTrue = fixed.filter((s) => s[4]).at(-1)!,
+      lastFalse = fixed.filter((s) => !s[4]).at(-1)!;
     expect([lastTrue[0], lastTrue[3]]).toEqual([28_803_387_172n, B(15_470_053_838n)]);
     expect([lastFalse[0], lastFalse[3]]).toEqual([28_803_387_171n, B(15_470_053_837n)]);
     expect(priceAfterBase(pool, 15_470_053_838n)).toBeCloseTo(0.74999999999903, 13);
     expect(priceAfterBase(pool, 15_470_053_837n)).toBeCloseTo(0.75000000001202, 13);
     expect(clearing).toEqual({
-      filled: { base: 28_803_387_171n, quote: E10 }, toPool: B(15_470_053_837n), phase: 'fixed', price: hex('c0003f'),
+      filled: { base: 28_803_387_171n, quote: E10 },
+      toPool: B(15_470_053_837n),
+      phase: 'fixed',
+      price: hex('c0003f'),
     });
   });
 
@@ -135,13 +145,17 @@ describe('§9 Example 3 — with pool; marginal buyer filled partially at its li
     expect(priceAfterQuote(pool, 17_500_000_000n)).toBeCloseTo(1.38, 2);
     const fixed = steps.slice(2);
     expect(fixed.every((s) => s[0] === E10 && s[2] === 'a00040')).toBe(true);
-    const lastTrue = fixed.filter((s) => s[4]).at(-1)!, lastFalse = fixed.filter((s) => !s[4]).at(-1)!;
+    const lastTrue = fixed.filter((s) => s[4]).at(-1)!,
+      lastFalse = fixed.filter((s) => !s[4]).at(-1)!;
     expect([lastTrue[1], lastTrue[3]]).toEqual([24_303_398_874n, Q(11_803_398_874n)]);
     expect(lastFalse[1]).toBe(24_303_398_875n);
     expect(priceAfterQuote(pool, 11_803_398_874n)).toBeCloseTo(1.24999999998, 11);
     expect(priceAfterQuote(pool, 11_803_398_875n)).toBeCloseTo(1.2500000000002, 12);
     expect(clearing).toEqual({
-      filled: { base: E10, quote: 24_303_398_874n }, toPool: Q(11_803_398_874n), phase: 'fixed', price: hex('a00040'),
+      filled: { base: E10, quote: 24_303_398_874n },
+      toPool: Q(11_803_398_874n),
+      phase: 'fixed',
+      price: hex('a00040'),
     });
   });
 
@@ -199,7 +213,8 @@ describe('§9 Example 5 — no pool, marginal buyer one unit short', () => {
   it('FIXED in quote mode at 1.5, case III', () => {
     const { steps, clearing } = run(pool, orders);
     const at15 = steps.filter((s) => s[2] === 'c00040' && s[0] === E10);
-    const lastTrue = at15.filter((s) => s[4]).at(-1)!, lastFalse = at15.filter((s) => !s[4]).at(-1)!;
+    const lastTrue = at15.filter((s) => s[4]).at(-1)!,
+      lastFalse = at15.filter((s) => !s[4]).at(-1)!;
     expect([lastTrue[1], lastTrue[3]]).toEqual([14_999_999_998n, B(1n)]);
     expect([lastFalse[1], lastFalse[3]]).toEqual([14_999_999_999n, B(0n)]);
     expect(clearing).toEqual({ filled: { base: E10, quote: 14_999_999_999n }, toPool: null, phase: 'fixed', price: hex('c00040') });
@@ -234,7 +249,8 @@ describe('§6.5 worked example (liquidity) through ts/kernel/pool.ts', () => {
 
   it('pool swaps used by settlement keep the product', () => {
     const p = { base: 10n * E10, quote: 10n * E10 };
-    const s = poolSell(p, 15_470_053_837n)!, b = poolBuy(p, 11_803_398_874n)!;
+    const s = poolSell(p, 15_470_053_837n)!,
+      b = poolBuy(p, 11_803_398_874n)!;
     expect(s.after.base * s.after.quote >= p.base * p.quote).toBe(true);
     expect(b.after.base * b.after.quote >= p.base * p.quote).toBe(true);
   });

@@ -11,7 +11,9 @@ export const buy = (id: number, amount: bigint, limit: Price): Order => ({ id: B
 /** xorshift64 with a fixed seed: reproducible random books. */
 export class XorShift {
   private s: bigint;
-  constructor(seed: bigint) { this.s = BigInt.asUintN(64, seed) || 1n; }
+  constructor(seed: bigint) {
+    this.s = BigInt.asUintN(64, seed) || 1n;
+  }
   next(): bigint {
     let x = this.s;
     x = BigInt.asUintN(64, x ^ (x << 13n));
@@ -20,19 +22,28 @@ export class XorShift {
     return (this.s = x);
   }
   /** Uniform in [0, n) for n ≥ 1 (a negligible modulo bias is fine for tests). */
-  below(n: number): number { return Number(this.next() % BigInt(n)); }
+  below(n: number): number {
+    return Number(this.next() % BigInt(n));
+  }
   /** Uniform in [0, n). */
-  belowBig(n: bigint): bigint { return this.next() % n; }
+  belowBig(n: bigint): bigint {
+    return this.next() % n;
+  }
   /** An integer of a random bit length up to `bits` (spreads values over magnitudes). */
-  bits(bits: number): bigint { return this.next() >> BigInt(64 - 1 - this.below(bits)); }
-  chance(p: number): boolean { return this.below(1_000_000) < p * 1_000_000; }
+  bits(bits: number): bigint {
+    return this.next() >> BigInt(64 - 1 - this.below(bits));
+  }
+  chance(p: number): boolean {
+    return this.below(1_000_000) < p * 1_000_000;
+  }
 }
 
 const U60 = 1n << 60n;
 
 /** val(p)·a, floored: quote worth of `a` base at `p` (for building pools near a price). */
 function worth(a: bigint, p: Price): bigint {
-  const x = a * BigInt(p.mantissa), s = p.exponent - 79;
+  const x = a * BigInt(p.mantissa),
+    s = p.exponent - 79;
   return s >= 0 ? x << BigInt(s) : x >> BigInt(-s);
 }
 
@@ -55,14 +66,16 @@ export function randomCase(rng: XorShift): { pool: { base: bigint; quote: bigint
   if (kind === 1) pool = { base: rng.bits(40) + 1n, quote: 0n };
   else if (kind === 2) pool = { base: 0n, quote: rng.bits(40) + 1n };
   else if (kind >= 3) {
-    const base = rng.bits(56) + 1n, quote = worth(base, ref);
+    const base = rng.bits(56) + 1n,
+      quote = worth(base, ref);
     pool = { base, quote: quote >= U60 ? U60 : quote };
   }
   const shared = Array.from({ length: rng.below(4) }, () => randomLimit(rng, e0, []));
   const amount = () => (rng.chance(0.3) ? rng.bits(12) : rng.bits(50)) + 1n;
   const orders: Order[] = [];
   let id = 1 + rng.below(1000);
-  const nb = rng.below(13), ns = rng.below(13);
+  const nb = rng.below(13),
+    ns = rng.below(13);
   for (let i = 0; i < nb + ns; i++) {
     const isBuy = i < nb;
     orders.push({ id: BigInt(id), isBuy, limit: randomLimit(rng, e0, shared), remaining: amount() });

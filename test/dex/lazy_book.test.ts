@@ -12,35 +12,64 @@ import { excessAt, matchBook } from '../../ts/dex/matching.js';
 import { bitlen, ceilDivPrice, ceilMulPrice, cmpRatio } from '../../ts/dex/price_math.js';
 import type { MatchResult } from '../../ts/dex/settlement.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
-const o = (id: number, amount: number | bigint, filled: number, m: number, e: number): LoadableOrder =>
-  ({ id: BigInt(id), limit: { mantissa: m, exponent: e, hex: '' }, amount: BigInt(amount), filled: BigInt(filled) });
+const o = (id: number, amount: number | bigint, filled: number, m: number, e: number): LoadableOrder => ({
+  id: BigInt(id),
+  limit: { mantissa: m, exponent: e, hex: '' },
+  amount: BigInt(amount),
+  filled: BigInt(filled),
+});
 
-interface Case { pool: [number | bigint, number | bigint]; storedSells?: LoadableOrder[]; newSells?: LoadableOrder[]; storedBuys?: LoadableOrder[]; newBuys?: LoadableOrder[]; skip?: number[] }
+interface Case {
+  pool: [number | bigint, number | bigint];
+  storedSells?: LoadableOrder[];
+  newSells?: LoadableOrder[];
+  storedBuys?: LoadableOrder[];
+  newBuys?: LoadableOrder[];
+  skip?: number[];
+}
 
 function run(c: Case): MatchResult {
   const pool = { base: BigInt(c.pool[0]), quote: BigInt(c.pool[1]) };
-  return matchBook(pool, loadBook(pool, { stored: c.storedSells ?? [], fresh: c.newSells ?? [] },
-    { stored: c.storedBuys ?? [], fresh: c.newBuys ?? [] }, new Set((c.skip ?? []).map(BigInt))));
+  return matchBook(
+    pool,
+    loadBook(
+      pool,
+      { stored: c.storedSells ?? [], fresh: c.newSells ?? [] },
+      { stored: c.storedBuys ?? [], fresh: c.newBuys ?? [] },
+      new Set((c.skip ?? []).map(BigInt)),
+    ),
+  );
 }
 
 /** The reference's summary: filled, pool after, and each fill as id:base:quote. */
 function summary(r: MatchResult): string {
-  const fills = (tag: string, xs: readonly { id: bigint; base: bigint; quote: bigint }[]) => (xs.length ? ` ${tag} ${xs.map((s) => `${s.id}:${s.base}:${s.quote}`).join(' ')}` : '');
+  const fills = (tag: string, xs: readonly { id: bigint; base: bigint; quote: bigint }[]) =>
+    xs.length ? ` ${tag} ${xs.map((s) => `${s.id}:${s.base}:${s.quote}`).join(' ')}` : '';
   return `${r.filled.base} ${r.filled.quote} ${r.poolAfter.base} ${r.poolAfter.quote}${fills('S', r.sellSwaps)}${fills('B', r.buySwaps)}`;
 }
 
 function refusal(c: Case): string {
-  try { run(c); } catch (e) { if (e instanceof NodeError) return e.errorName; throw e; }
+  try {
+    run(c);
+  } catch (e) {
+    if (e instanceof NodeError) return e.errorName;
+    throw e;
+  }
   return 'none';
 }
 
 /** The same orders matched as one full book by their remaining amounts (what we did before). */
 function fullBook(c: Case): string {
   const pool = { base: BigInt(c.pool[0]), quote: BigInt(c.pool[1]) };
-  const side = (xs: LoadableOrder[] | undefined, isBuy: boolean) => (xs ?? []).map((x) => ({ id: x.id, isBuy, limit: x.limit, remaining: x.amount - x.filled }));
-  return summary(matchBook(pool, buildBook([...side(c.storedSells, false), ...side(c.newSells, false), ...side(c.storedBuys, true), ...side(c.newBuys, true)])));
+  const side = (xs: LoadableOrder[] | undefined, isBuy: boolean) =>
+    (xs ?? []).map((x) => ({ id: x.id, isBuy, limit: x.limit, remaining: x.amount - x.filled }));
+  return summary(
+    matchBook(pool, buildBook([...side(c.storedSells, false), ...side(c.newSells, false), ...side(c.storedBuys, true), ...side(c.newBuys, true)])),
+  );
 }
 
 describe('a level headed by a partly filled order counts its total amount', () => {
@@ -75,13 +104,15 @@ describe('a level headed by a partly filled order counts its total amount', () =
 
   it('fills beyond the loaded orders make the reference exit (EREFABORT)', () => {
     // one price level on both sides: the bid level claims 200 + 671 already filled
-    expect(refusal({
-      pool: [16, 297],
-      storedSells: [o(1, 962, 113, 58125, 68)],
-      newSells: [o(4, 956, 0, 58125, 68), o(5, 193, 0, 58125, 68)],
-      storedBuys: [o(2, 644, 200, 58125, 68), o(3, 895, 671, 58125, 68)],
-      newBuys: [o(6, 776, 0, 58125, 68), o(7, 944, 0, 58125, 68)],
-    })).toBe('EREFABORT');
+    expect(
+      refusal({
+        pool: [16, 297],
+        storedSells: [o(1, 962, 113, 58125, 68)],
+        newSells: [o(4, 956, 0, 58125, 68), o(5, 193, 0, 58125, 68)],
+        storedBuys: [o(2, 644, 200, 58125, 68), o(3, 895, 671, 58125, 68)],
+        newBuys: [o(6, 776, 0, 58125, 68), o(7, 944, 0, 58125, 68)],
+      }),
+    ).toBe('EREFABORT');
   });
 });
 
@@ -131,7 +162,8 @@ describe('roundings of the live build where a shift by 64 bits is one by 0 (x86)
 describe('the reference aligns D·m of 128 bits wrongly (cmpRatio)', () => {
   it('compares ((L + W) mod 2^64, W) instead of (L, W): N/D < val(p) is reported greater', () => {
     // numerator and denominator as products of two u64s, as the pool ratios are
-    const n = 899163091439644164n * 49019650258293053n, d = 11901542845370770n * 812869936572451318n;
+    const n = 899163091439644164n * 49019650258293053n,
+      d = 11901542845370770n * 812869936572451318n;
     const p = { mantissa: 33753, exponent: 67, hex: '' };
     expect(bitlen(d * 33753n)).toBe(128);
     expect(n * (1n << 79n) < d * 33753n * (1n << 67n)).toBe(true); // exactly: less
@@ -139,7 +171,10 @@ describe('the reference aligns D·m of 128 bits wrongly (cmpRatio)', () => {
   });
 
   it('which changes a match: an ask into a pool of 3.3·10^16 units', () => {
-    expect(summary(run({ pool: [33433640473985025n, 64556538527745n], newSells: [o(1, 52100773483380737n, 0, 63340, 52)], newBuys: [o(2, 69030009, 0, 47968, 55)] })))
-      .toBe('39861009656794490 69030009 73294503855898368 29623319375540 S 1:39861009656794490:34933288182214 B 2:146274881147:69030009');
+    expect(
+      summary(
+        run({ pool: [33433640473985025n, 64556538527745n], newSells: [o(1, 52100773483380737n, 0, 63340, 52)], newBuys: [o(2, 69030009, 0, 47968, 55)] }),
+      ),
+    ).toBe('39861009656794490 69030009 73294503855898368 29623319375540 S 1:39861009656794490:34933288182214 B 2:146274881147:69030009');
   });
 });

@@ -9,12 +9,19 @@ import type { MatchResult, Swap } from '../../ts/dex/settlement.js';
 import type { Price } from '../../ts/kernel/price.js';
 import { randomCase, XorShift } from './helpers.js';
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 const CASES = 600;
 const sum = (xs: readonly bigint[]) => xs.reduce((a, b) => a + b, 0n);
 
-interface Case { pool: { base: bigint; quote: bigint }; orders: Order[]; book: Book; result: MatchResult }
+interface Case {
+  pool: { base: bigint; quote: bigint };
+  orders: Order[];
+  book: Book;
+  result: MatchResult;
+}
 
 let cases: Case[] = [];
 /** Cases the reference exits on (EREFABORT), left out of the properties below. */
@@ -68,8 +75,17 @@ describe(`random books (${CASES} seeded cases)`, () => {
       if (c.pool.base === 0n || c.pool.quote === 0n) seen.add('degenerate pool');
       if (c.result.sellSwaps.length > 1 && c.result.buySwaps.length > 1) seen.add('many fills');
     }
-    expect([...seen].sort()).toEqual(['degenerate pool', 'dynamic', 'dynamic+base', 'dynamic+quote', 'empty', 'fixed',
-      'fixed+base', 'fixed+quote', 'many fills']);
+    expect([...seen].sort()).toEqual([
+      'degenerate pool',
+      'dynamic',
+      'dynamic+base',
+      'dynamic+quote',
+      'empty',
+      'fixed',
+      'fixed+base',
+      'fixed+quote',
+      'many fills',
+    ]);
   });
 
   it('determinism: same input, same output; input order does not matter', () => {
@@ -107,7 +123,8 @@ describe(`random books (${CASES} seeded cases)`, () => {
 
   it('conservation: orders + pool + dust, nothing created; dust only from flooring (§8.6)', () => {
     each(({ pool, result: r }) => {
-      const buyBase = sum(r.buySwaps.map((s) => s.base)), sellQuote = sum(r.sellSwaps.map((s) => s.quote));
+      const buyBase = sum(r.buySwaps.map((s) => s.base)),
+        sellQuote = sum(r.sellSwaps.map((s) => s.quote));
       // base: what sellers pay ends up with buyers, in the pool, or as dust; likewise quote
       expect(r.filled.base + pool.base).toBe(buyBase + r.poolAfter.base + r.dust.base);
       expect(r.filled.quote + pool.quote).toBe(sellQuote + r.poolAfter.quote + r.dust.quote);
@@ -148,7 +165,8 @@ describe(`random books (${CASES} seeded cases)`, () => {
       }
       const left = new Map([...r.buySwaps, ...r.sellSwaps].map((s) => [s.id, s.remaining]));
       const open = (o: Order) => (left.get(o.id) ?? o.remaining) > 0n;
-      const bestBuy = book.buys.find(open), bestSell = book.sells.find(open);
+      const bestBuy = book.buys.find(open),
+        bestSell = book.sells.find(open);
       if (bestBuy && bestSell) expect(priceKey(bestBuy.limit) <= priceKey(bestSell.limit)).toBe(true);
     });
   });

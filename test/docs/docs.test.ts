@@ -8,8 +8,12 @@ import { architectureDoc } from '../../scripts/docs/architecture_doc.js';
 async function expectCurrent(file: string, fresh: string): Promise<void> {
   const committed = await readFile(file, 'utf8').catch(() => '');
   if (committed !== fresh) {
-    const a = committed.split('\n'), b = fresh.split('\n');
-    const line = Math.max(0, a.findIndex((l, i) => l !== b[i]));
+    const a = committed.split('\n'),
+      b = fresh.split('\n');
+    const line = Math.max(
+      0,
+      a.findIndex((l, i) => l !== b[i]),
+    );
     expect.fail(`${file} is stale: run \`make docs\` and commit ${file} (first difference at line ${line + 1}: ${JSON.stringify(b[line] ?? '')})`);
   }
 }

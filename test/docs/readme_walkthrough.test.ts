@@ -27,8 +27,15 @@ function shellBlocks(readme: string): string[][] {
 function promised(line: string): RegExp | null {
   const m = /^(.*?\b(?:balance|orders))\s+#\s*(.+)$/.exec(line);
   if (!m) return null;
-  const pattern = m[2].trim().split(/\s+/)
-    .map((word) => word.split(/<[^>]+>/).map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\S+'))
+  const pattern = m[2]
+    .trim()
+    .split(/\s+/)
+    .map((word) =>
+      word
+        .split(/<[^>]+>/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+        .join('\\S+'),
+    )
     .join('\\s+');
   return new RegExp(pattern);
 }
@@ -36,7 +43,10 @@ function promised(line: string): RegExp | null {
 const nodes: TestNode[] = [];
 const dirs: string[] = [];
 afterAll(async () => {
-  for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
   for (const d of dirs) await removeDir(d);
 });
 
@@ -49,7 +59,10 @@ test('the README walk-through: mine, send a coin transfer, place an order', asyn
   const home = await mkdtemp(join(tmpdir(), 'wartnode-readme-'));
   dirs.push(home);
 
-  const lines = blocks.slice(1).flat().map((l) => l.replaceAll(README_RPC, node.url).replaceAll(README_DIR, home));
+  const lines = blocks
+    .slice(1)
+    .flat()
+    .map((l) => l.replaceAll(README_RPC, node.url).replaceAll(README_DIR, home));
   // One bash run; a marker before each line splits the output per line.
   const script = ['set -e', ...lines.map((l, i) => `echo "@@line ${i}"\n${l}`)].join('\n');
   const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 240_000, cwd: process.cwd() });

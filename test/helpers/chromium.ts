@@ -20,13 +20,32 @@ export interface Browser {
 export async function openPage(url: string): Promise<Browser> {
   if (!CHROMIUM) throw new Error('Chromium is required (make test installs Debian chromium)');
   const profile = mkdtempSync(join(tmpdir(), 'wartnode-chromium-'));
-  const proc: ChildProcess = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--window-size=1200,1400',
-    '--remote-debugging-port=0', '--remote-allow-origins=*', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true });
+  const proc: ChildProcess = spawn(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--window-size=1200,1400',
+      '--remote-debugging-port=0',
+      '--remote-allow-origins=*',
+      `--user-data-dir=${profile}`,
+      url,
+    ],
+    { stdio: 'ignore', detached: true },
+  );
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   const cleanup = async () => {
     // The whole process group: Chromium's helper processes keep writing to the profile otherwise.
-    try { process.kill(-proc.pid!, 'SIGKILL'); } catch { proc.kill('SIGKILL'); }
+    try {
+      process.kill(-proc.pid!, 'SIGKILL');
+    } catch {
+      proc.kill('SIGKILL');
+    }
     await exited;
     rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
   };
@@ -37,7 +56,10 @@ export async function openPage(url: string): Promise<Browser> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const port = Number(readFileSync(portFile, 'utf8').split('\n')[0]);
-    interface Target { type: string; webSocketDebuggerUrl: string }
+    interface Target {
+      type: string;
+      webSocketDebuggerUrl: string;
+    }
     let target: Target | undefined;
     for (let i = 0; !target; i++) {
       const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Target[];
@@ -46,7 +68,10 @@ export async function openPage(url: string): Promise<Browser> {
       if (!target) await new Promise((r) => setTimeout(r, 100));
     }
     const ws = new WebSocket(target.webSocketDebuggerUrl);
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
     let nextId = 1;
     const pending = new Map<number, { resolve(v: any): void; reject(e: Error): void }>();
     ws.on('message', (data) => {
@@ -54,13 +79,15 @@ export async function openPage(url: string): Promise<Browser> {
       const p = pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
-      if (m.error) p.reject(new Error(m.error.message)); else p.resolve(m.result);
+      if (m.error) p.reject(new Error(m.error.message));
+      else p.resolve(m.result);
     });
-    const call = (method: string, params: object = {}): Promise<any> => new Promise((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      ws.send(JSON.stringify({ id, method, params }));
-    });
+    const call = (method: string, params: object = {}): Promise<any> =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params }));
+      });
     return {
       async evaluate<T>(expression: string): Promise<T> {
         const r = await call('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
@@ -72,7 +99,10 @@ export async function openPage(url: string): Promise<Browser> {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, Buffer.from(r.data, 'base64'));
       },
-      async close(): Promise<void> { ws.close(); await cleanup(); },
+      async close(): Promise<void> {
+        ws.close();
+        await cleanup();
+      },
     };
   } catch (e) {
     await cleanup();

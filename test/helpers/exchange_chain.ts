@@ -22,7 +22,8 @@ export interface ExchangeChain {
 }
 
 export async function buildExchangeChain(node: TestNode, seed: number): Promise<ExchangeChain> {
-  const A = TestWallet.fromSeed(seed), B = TestWallet.fromSeed(seed + 1);
+  const A = TestWallet.fromSeed(seed),
+    B = TestWallet.fromSeed(seed + 1);
   const fakemine = async (w: TestWallet) => {
     const r = await node.get(`/debug/fakemine/${w.addressText}`);
     if (r.body.code !== 0 || (r.body.data && r.body.data.code)) throw new Error(`fakemine: ${r.text}`);
@@ -32,7 +33,10 @@ export async function buildExchangeChain(node: TestNode, seed: number): Promise<
   const genesis = await genesisHash(node);
   let nonce = 0;
   const submit = async (w: TestWallet, payload: TransactionPayload): Promise<string> => {
-    const r = await node.post('/transaction/add', requestJson(signRequest(w.sk, payload, { pinHeight: 0, pinHash: genesis, nonceId: ++nonce, feeCode: FEE_CODE })));
+    const r = await node.post(
+      '/transaction/add',
+      requestJson(signRequest(w.sk, payload, { pinHeight: 0, pinHash: genesis, nonceId: ++nonce, feeCode: FEE_CODE })),
+    );
     if (r.body.code !== 0) throw new Error(`${payload.type}: ${r.text}`);
     return r.body.data.txHash;
   };

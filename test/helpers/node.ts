@@ -16,10 +16,15 @@ import { parseJsonExact } from './json.js';
 import { fromHex } from '../../ts/core/hex.js';
 
 // From the tests' sources (test/helpers/), or from a bundle in dist/ (the benchmarks, run at the repository root).
-export const BIN = [join(import.meta.dirname, '../../dist/node.mjs'), join(process.cwd(), 'dist/node.mjs')].find((p) => existsSync(p))
-  ?? join(import.meta.dirname, '../../dist/node.mjs');
+export const BIN =
+  [join(import.meta.dirname, '../../dist/node.mjs'), join(process.cwd(), 'dist/node.mjs')].find((p) => existsSync(p)) ??
+  join(import.meta.dirname, '../../dist/node.mjs');
 
-export interface Reply { status: number; body: any; text: string }
+export interface Reply {
+  status: number;
+  body: any;
+  text: string;
+}
 
 export interface TestNode {
   url: string;
@@ -39,8 +44,10 @@ export interface TestNode {
 }
 
 const ERROR_SCHEMA = {
-  type: 'object', properties: { code: { type: 'integer', minimum: 1 }, error: { type: 'string' } },
-  required: ['code', 'error'], additionalProperties: false,
+  type: 'object',
+  properties: { code: { type: 'integer', minimum: 1 }, error: { type: 'string' } },
+  required: ['code', 'error'],
+  additionalProperties: false,
 };
 
 const served = new Map<ApiName, ServedRoute[]>();
@@ -49,8 +56,7 @@ const served = new Map<ApiName, ServedRoute[]>();
 export function routeFor(api: ApiName, method: string, path: string): ServedRoute | undefined {
   if (!served.has(api)) served.set(api, servedRoutes(api, ROUTES));
   const p = path.split('?')[0];
-  return served.get(api)!.find((r) => r.method === method &&
-    new RegExp('^' + r.path.replace(/:[A-Za-z_0-9]+/g, '[^/]+') + '$').test(p));
+  return served.get(api)!.find((r) => r.method === method && new RegExp('^' + r.path.replace(/:[A-Za-z_0-9]+/g, '[^/]+') + '$').test(p));
 }
 
 const isError = (b: any) => typeof b === 'object' && b !== null && typeof b.code === 'number' && b.code !== 0 && typeof b.error === 'string';
@@ -93,8 +99,12 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
   const rpc = args.some((a) => a.startsWith('--rpc=')) ? [] : ['--rpc=127.0.0.1:0'];
   const proc = spawn(process.execPath, [BIN, ...rpc, `--datadir=${dir}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  proc.stdout!.on('data', (d) => { out += d; });
-  proc.stderr!.on('data', (d) => { out += d; });
+  proc.stdout!.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr!.on('data', (d) => {
+    out += d;
+  });
   let p2p: string | null = null;
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${out}`)), 20_000);
@@ -102,10 +112,16 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
       const m = /RPC endpoint is ([\d.]+:\d+)\./.exec(out);
       const p = /P2P endpoint is ([\d.]+:\d+)\./.exec(out);
       if (p) p2p = p[1];
-      if (m && (p || !withPeers)) { clearTimeout(timer); resolve(`http://${m[1]}`); }
+      if (m && (p || !withPeers)) {
+        clearTimeout(timer);
+        resolve(`http://${m[1]}`);
+      }
     };
     proc.stdout!.on('data', onData);
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`node exited with ${code}:\n${out}`)); });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`node exited with ${code}:\n${out}`));
+    });
   });
   const request = async (method: string, path: string, body?: unknown): Promise<Reply> => {
     const res = await fetch(url + path, {
@@ -119,7 +135,11 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
     return reply;
   };
   return {
-    url, api, p2p, dataDir: dir, proc,
+    url,
+    api,
+    p2p,
+    dataDir: dir,
+    proc,
     output: () => out,
     get: (path) => request('GET', path),
     data: async (path) => {
@@ -128,11 +148,12 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
       return r.body.data;
     },
     post: (path, body) => request('POST', path, body),
-    stop: (signal = 'SIGTERM') => new Promise((resolve) => {
-      if (proc.exitCode !== null) return resolve(proc.exitCode);
-      proc.once('exit', (code) => resolve(code));
-      proc.kill(signal);
-    }),
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve(proc.exitCode);
+        proc.once('exit', (code) => resolve(code));
+        proc.kill(signal);
+      }),
   };
 }
 
@@ -147,7 +168,9 @@ export async function freeLoopbackPort(): Promise<number> {
   for (let i = 0; i < 200; i++) {
     const port = 26000 + Math.floor(Math.random() * 1000);
     const free = await new Promise<boolean>((resolve) => {
-      const s = createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+      const s = createServer()
+        .once('error', () => resolve(false))
+        .listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
     });
     if (free) return port;
   }

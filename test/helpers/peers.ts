@@ -28,7 +28,7 @@ export async function freePorts(n: number): Promise<number[]> {
 
 /** Mines `n` blocks paying `address` on `node`, each with a valid proof of work. */
 export async function mine(node: TestNode, address: string, n: number): Promise<void> {
-  for (let mined = 0; mined < n;) {
+  for (let mined = 0; mined < n; ) {
     const task = await node.get(`/chain/mine/${address}`);
     if (task.body.code !== 0) throw new Error(`/chain/mine: ${task.text}`);
     const block = solve(task.body.data as MiningTask);
@@ -38,7 +38,11 @@ export async function mine(node: TestNode, address: string, n: number): Promise<
   }
 }
 
-export interface Head { height: number; hash: string; synced: boolean }
+export interface Head {
+  height: number;
+  hash: string;
+  synced: boolean;
+}
 
 export async function head(node: TestNode): Promise<Head> {
   const d = (await node.get('/chain/head')).body.data;
@@ -58,9 +62,13 @@ export async function waitFor<T>(what: string, check: () => Promise<T | null | u
 
 /** Waits until every node reports the same head as `leader`; returns it. */
 export async function sameHead(leader: TestNode, others: TestNode[], timeoutMs = 30_000): Promise<Head> {
-  return waitFor('the same head on every node', async () => {
-    const h = await head(leader);
-    for (const n of others) if ((await head(n)).hash !== h.hash) return null;
-    return h;
-  }, timeoutMs);
+  return waitFor(
+    'the same head on every node',
+    async () => {
+      const h = await head(leader);
+      for (const n of others) if ((await head(n)).hash !== h.hash) return null;
+      return h;
+    },
+    timeoutMs,
+  );
 }

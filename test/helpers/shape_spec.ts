@@ -9,11 +9,16 @@ export const nonEmpty = (items: Spec): Spec => ({ nonEmpty: items });
 function typeOk(t: string, v: unknown): boolean {
   if (t.endsWith('?') && v === null) return true;
   switch (t.replace('?', '')) {
-    case 's': return typeof v === 'string';
-    case 'i': return typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
-    case 'n': return typeof v === 'number' || typeof v === 'bigint';
-    case 'b': return typeof v === 'boolean';
-    default: throw new Error(`unknown type letter ${t}`);
+    case 's':
+      return typeof v === 'string';
+    case 'i':
+      return typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
+    case 'n':
+      return typeof v === 'number' || typeof v === 'bigint';
+    case 'b':
+      return typeof v === 'boolean';
+    default:
+      throw new Error(`unknown type letter ${t}`);
   }
 }
 
@@ -25,12 +30,18 @@ export function mismatches(spec: Spec, v: unknown, path = '$', out: string[] = [
   }
   if (Array.isArray(spec) || 'nonEmpty' in spec) {
     const item = Array.isArray(spec) ? spec[0] : (spec.nonEmpty as Spec[])[0];
-    if (!Array.isArray(v)) { out.push(`${path}: expected an array`); return out; }
+    if (!Array.isArray(v)) {
+      out.push(`${path}: expected an array`);
+      return out;
+    }
     if (!Array.isArray(spec) && v.length === 0) out.push(`${path}: expected at least one element`);
     v.forEach((x, i) => mismatches(item, x, `${path}[${i}]`, out));
     return out;
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) { out.push(`${path}: expected an object`); return out; }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    out.push(`${path}: expected an object`);
+    return out;
+  }
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(spec)) if (!(k in o)) out.push(`${path}.${k}: missing`);
   for (const k of Object.keys(o)) if (!(k in spec)) out.push(`${path}.${k}: unexpected`);

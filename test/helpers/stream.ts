@@ -15,7 +15,11 @@ function documentOf(api: ApiName): Record<string, JsonSchema> {
   return d;
 }
 
-export interface StreamMessage { type: string; event?: any; data?: any }
+export interface StreamMessage {
+  type: string;
+  event?: any;
+  data?: any;
+}
 
 export class StreamClient {
   readonly received: StreamMessage[] = [];
@@ -29,7 +33,12 @@ export class StreamClient {
   /** Bytes received (all messages, also when not kept). */
   bytes = 0;
 
-  private constructor(readonly ws: WebSocket, kind: 'stream' | 'delta', keep: boolean, api: ApiName) {
+  private constructor(
+    readonly ws: WebSocket,
+    kind: 'stream' | 'delta',
+    keep: boolean,
+    api: ApiName,
+  ) {
     const doc = documentOf(api);
     ws.on('message', (data: Buffer) => {
       this.bytes += data.length;
@@ -46,7 +55,10 @@ export class StreamClient {
       this.received.push(m);
       this.wake();
     });
-    ws.on('close', (code, reason) => { this.closed = { code, reason: reason.toString() }; this.wake(); });
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      this.wake();
+    });
   }
 
   private wake(): void {
@@ -66,9 +78,13 @@ export class StreamClient {
     });
   }
 
-  send(msg: unknown): void { this.ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg)); }
+  send(msg: unknown): void {
+    this.ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
+  }
 
-  subscribe(topic: string, params?: unknown): void { this.send({ action: 'subscribe', topic, ...(params ? { params } : {}) }); }
+  subscribe(topic: string, params?: unknown): void {
+    this.send({ action: 'subscribe', topic, ...(params ? { params } : {}) });
+  }
 
   /** The next message of type `type` not yet taken (each type is read in order, independently). */
   async next(type: string, timeoutMs = 20_000): Promise<StreamMessage> {
@@ -81,7 +97,10 @@ export class StreamClient {
       }
       if (this.closed) throw new Error(`closed (${this.closed.code}) while waiting for ${type}`);
       if (Date.now() > until) throw new Error(`no ${type} message; got ${this.received.map((m) => m.type).join(', ')}`);
-      await new Promise<void>((r) => { this.waiters.push(r); setTimeout(r, 200); });
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 200);
+      });
     }
   }
 
@@ -91,7 +110,9 @@ export class StreamClient {
   }
 
   /** Messages of `type` received so far. */
-  all(type: string): StreamMessage[] { return this.received.filter((m) => m.type === type); }
+  all(type: string): StreamMessage[] {
+    return this.received.filter((m) => m.type === type);
+  }
 
   waitClosed(timeoutMs = 30_000): Promise<{ code: number; reason: string }> {
     const until = Date.now() + timeoutMs;
@@ -106,5 +127,7 @@ export class StreamClient {
     });
   }
 
-  close(): void { this.ws.close(); }
+  close(): void {
+    this.ws.close();
+  }
 }

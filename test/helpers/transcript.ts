@@ -36,7 +36,16 @@ export interface Transcript {
   scenario: string;
   connections: { connector: 'ours' | 'ref'; acceptor: 'ours' | 'ref'; messages: Unit[] }[];
   chain: { blocks: { height: number; hash: string; header: string; body: string }[]; keys: Record<string, { address: string }> };
-  transactions?: { submittedTo: string; txHash: string; pinHeight: number; nonceId: number; feeE8: number; toAddr: string; amountE8: number; signature65: string }[];
+  transactions?: {
+    submittedTo: string;
+    txHash: string;
+    pinHeight: number;
+    nonceId: number;
+    feeE8: number;
+    toAddr: string;
+    amountE8: number;
+    signature65: string;
+  }[];
   result: any;
 }
 
@@ -56,7 +65,11 @@ const KNOWN: Record<Generation, Set<number>> = {
 export function refusal(generation: Generation, f: Frame): string | null {
   if (!KNOWN[generation].has(f.type)) return `code ${f.type} is unknown to ${generation} (EMSGTYPE)`;
   let m: Message;
-  try { m = decodeMessage(f.type, f.payload); } catch (e) { return `code ${f.type} does not parse: ${(e as Error).message}`; }
+  try {
+    m = decodeMessage(f.type, f.payload);
+  } catch (e) {
+    return `code ${f.type} does not parse: ${(e as Error).message}`;
+  }
   if (generation === '0.8') {
     if (m.kind === 'Txnotify' && m.txids.length > 0) return 'Txnotify with entries (0.8.20 cannot parse it: EMSGINTEGRITY)';
     if (m.kind === 'Init' && m.v3) return 'InitV3';
@@ -77,10 +90,17 @@ const REPLIES = new Set([7, 9, 11, 15, 31]);
 const concat = (parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
   return out;
 };
-const u32 = (n: number) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n); return b; };
+const u32 = (n: number) => {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setUint32(0, n);
+  return b;
+};
 
 export interface ReplayOptions {
   generation: Generation;
@@ -106,9 +126,15 @@ export class ReplayPeer {
   private readonly start = Date.now();
   private stopped = false;
 
-  constructor(readonly socket: Socket, private readonly refIsConnector: boolean, private readonly opts: ReplayOptions) {
+  constructor(
+    readonly socket: Socket,
+    private readonly refIsConnector: boolean,
+    private readonly opts: ReplayOptions,
+  ) {
     socket.on('data', (d) => this.receive(new Uint8Array(d)));
-    socket.on('close', () => { this.closed = true; });
+    socket.on('close', () => {
+      this.closed = true;
+    });
     socket.on('error', () => {});
   }
 
@@ -119,7 +145,8 @@ export class ReplayPeer {
       if (u.dir !== 'ref→ours' || this.stopped || this.closed) continue;
       await this.opts.before?.(u);
       const bytes = fromHex(u.hex);
-      if (u.type.code === null) { // handshake units
+      if (u.type.code === null) {
+        // handshake units
         if (!this.refIsConnector) await waitFor('our hello', async () => this.handshakeBytes.length >= 24, 15_000);
         else if (u.type.name.startsWith('HandshakeAck')) await waitFor('our handshake reply', async () => this.handshakeBytes.length >= 22, 15_000);
         this.socket.write(bytes);
@@ -139,14 +166,25 @@ export class ReplayPeer {
         continue;
       }
       // A reply: to our next unanswered request of that kind, which must ask what the recorded one asked.
-      const i = await waitFor(`our request (code ${requestCode}) answered by the recorded ${u.type.name}`, async () => {
-        const j = this.oursFrames.findIndex((f, k) => f.type === requestCode && !this.answered.has(k));
-        return j >= 0 ? j + 1 : null;
-      }, 30_000) - 1;
+      const i =
+        (await waitFor(
+          `our request (code ${requestCode}) answered by the recorded ${u.type.name}`,
+          async () => {
+            const j = this.oursFrames.findIndex((f, k) => f.type === requestCode && !this.answered.has(k));
+            return j >= 0 ? j + 1 : null;
+          },
+          30_000,
+        )) - 1;
       this.answered.add(i);
-      const recordedRequest = recordedOurs.filter((r) => r.type.code === requestCode && (u.decoded?.nonce === undefined || r.decoded?.nonce === u.decoded.nonce))[0];
+      const recordedRequest = recordedOurs.filter(
+        (r) => r.type.code === requestCode && (u.decoded?.nonce === undefined || r.decoded?.nonce === u.decoded.nonce),
+      )[0];
       const differs = recordedRequest ? requestDifference(decodeMessage(requestCode, fromHex(recordedRequest.hex).subarray(10)), this.ours[i]) : null;
-      if (differs) { this.mismatches.push(`${u.type.name}: ${differs}`); this.answer(this.ours[i]); continue; }
+      if (differs) {
+        this.mismatches.push(`${u.type.name}: ${differs}`);
+        this.answer(this.ours[i]);
+        continue;
+      }
       const payload = bytes.slice(10);
       if (!(this.opts.generation === '0.8' && code === 15)) payload.set(this.oursFrames[i].payload.subarray(0, 4), 0);
       this.socket.write(encodeFrame(code, payload));
@@ -155,8 +193,11 @@ export class ReplayPeer {
 
   /** Waits until our node has answered every request the replayed reference sent. */
   async settled(): Promise<void> {
-    await waitFor('our replies to the reference\'s requests', async () =>
-      this.closed || this.oursFrames.filter((f) => REPLIES.has(f.type)).length >= this.requestsSent, 20_000);
+    await waitFor(
+      "our replies to the reference's requests",
+      async () => this.closed || this.oursFrames.filter((f) => REPLIES.has(f.type)).length >= this.requestsSent,
+      20_000,
+    );
   }
 
   /** Emulates the reference after the recording: answers what our node asks, from the transcript's chain. */
@@ -171,7 +212,10 @@ export class ReplayPeer {
     }, 50);
   }
 
-  stop(): void { this.stopped = true; this.socket.destroy(); }
+  stop(): void {
+    this.stopped = true;
+    this.socket.destroy();
+  }
 
   private answer(m: Message): void {
     const blocks = this.opts.transcript.chain.blocks;
@@ -186,9 +230,8 @@ export class ReplayPeer {
       const bodies = [];
       for (let h = m.first; h <= m.last; h++) bodies.push(fromHex(byHeight(h).body));
       // 0.10.3 sends the bodies without their length prefixes (p2p.md §8 item 2); 0.8.20 with them.
-      const payload = this.opts.generation === '0.10'
-        ? concat([u32(m.nonce), ...bodies])
-        : concat([u32(m.nonce), ...bodies.flatMap((b) => [u32(b.length), b])]);
+      const payload =
+        this.opts.generation === '0.10' ? concat([u32(m.nonce), ...bodies]) : concat([u32(m.nonce), ...bodies.flatMap((b) => [u32(b.length), b])]);
       this.socket.write(encodeFrame(11, payload));
     }
   }
@@ -205,19 +248,27 @@ export class ReplayPeer {
   }
 
   private receive(d: Uint8Array): void {
-    if (!this.decoder) { this.handshakeBytes = concat([this.handshakeBytes, d]); return; }
+    if (!this.decoder) {
+      this.handshakeBytes = concat([this.handshakeBytes, d]);
+      return;
+    }
     this.frames(d);
   }
 
   private frames(d: Uint8Array): void {
     let frames: Frame[];
-    try { frames = this.decoder!.push(d); } catch (e) {
+    try {
+      frames = this.decoder!.push(d);
+    } catch (e) {
       this.refusals.push(`unframeable bytes: ${(e as Error).message}`);
       return this.stop();
     }
     for (const f of frames) {
       const why = refusal(this.opts.generation, f);
-      if (why) { this.refusals.push(why); return this.stop(); }
+      if (why) {
+        this.refusals.push(why);
+        return this.stop();
+      }
       this.oursFrames.push(f);
       this.ours.push(decodeMessage(f.type, f.payload));
     }
@@ -226,7 +277,9 @@ export class ReplayPeer {
 
 /** What differs between a recorded request of ours and the one our node sent now (nonces aside). */
 function requestDifference(recorded: Message, now: Message): string | null {
-  const strip = (m: Message) => JSON.stringify({ ...m, nonce: 0 }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v));
-  const a = strip(recorded), b = strip(now);
+  const strip = (m: Message) =>
+    JSON.stringify({ ...m, nonce: 0 }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v));
+  const a = strip(recorded),
+    b = strip(now);
   return a === b ? null : `recorded ${a}, now ${b}`;
 }

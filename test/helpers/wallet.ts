@@ -9,8 +9,13 @@ import type { CoinTransferEntry } from '../../ts/core/entry.js';
 import type { PendingTx } from '../../ts/mempool/pending.js';
 
 export interface TransferFields {
-  pinHeight: number; pinHash: Uint8Array; nonceId: number; feeCode: number;
-  originId: bigint; toAddress: Uint8Array; amount: bigint;
+  pinHeight: number;
+  pinHash: Uint8Array;
+  nonceId: number;
+  feeCode: number;
+  originId: bigint;
+  toAddress: Uint8Array;
+  amount: bigint;
 }
 
 /** Signs a coin transfer (consensus.md §7.2) with `sk`, as the mempool holds it. */
@@ -19,8 +24,16 @@ export function signCoinTransfer(sk: Uint8Array, o: TransferFields): PendingTx {
   const payload = { type: 'coinTransfer' as const, toAddress: o.toAddress, amount: o.amount };
   const hash = txHash({ pinHash: o.pinHash, pinHeight: o.pinHeight, nonceId: o.nonceId, feeE8 }, payload);
   return {
-    hash, payload, originId: o.originId, originAddress: addressOfPrivateKey(sk), pinHeight: o.pinHeight, pinHash: o.pinHash,
-    nonceId: o.nonceId, feeCode: o.feeCode, feeE8, signature: signDigest(hash, sk),
+    hash,
+    payload,
+    originId: o.originId,
+    originAddress: addressOfPrivateKey(sk),
+    pinHeight: o.pinHeight,
+    pinHash: o.pinHash,
+    nonceId: o.nonceId,
+    feeCode: o.feeCode,
+    feeE8,
+    signature: signDigest(hash, sk),
   };
 }
 
@@ -30,14 +43,21 @@ export function asBlockEntry(t: PendingTx, height: number, toId: bigint): CoinTr
   const k = relativePinFor(height, t.pinHeight);
   if (k === null) throw new Error(`pin ${t.pinHeight} not usable at height ${height}`);
   return {
-    kind: 'coinTransfer', originId: t.originId, pinNonce: { nonceId: t.nonceId, relativePin: k, reserved: new Uint8Array(3) },
-    feeCode: t.feeCode, signature: t.signature, toId, amount: t.payload.amount,
+    kind: 'coinTransfer',
+    originId: t.originId,
+    pinNonce: { nonceId: t.nonceId, relativePin: k, reserved: new Uint8Array(3) },
+    feeCode: t.feeCode,
+    signature: t.signature,
+    toId,
+    amount: t.payload.amount,
   };
 }
 
 export class TestWallet {
   readonly address: Uint8Array;
-  constructor(readonly sk: Uint8Array) { this.address = addressOfPrivateKey(sk); }
+  constructor(readonly sk: Uint8Array) {
+    this.address = addressOfPrivateKey(sk);
+  }
 
   static fromSeed(seed: number): TestWallet {
     const sk = new Uint8Array(32);
@@ -46,7 +66,9 @@ export class TestWallet {
     return new TestWallet(sk);
   }
 
-  get addressText(): string { return formatAddress(this.address); }
+  get addressText(): string {
+    return formatAddress(this.address);
+  }
 
   transfer(o: TransferFields): PendingTx {
     return signCoinTransfer(this.sk, o);

@@ -6,18 +6,26 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE16_MAX_E8, fee16Decode, fee16Encode, fee16IsExact } from '../../ts/kernel/fee16.js';
 import { initKernel } from '../../ts/kernel/instance.js';
 
-interface Fee16Case { inputE8: bigint; roundedDownE8: bigint; code16: number }
+interface Fee16Case {
+  inputE8: bigint;
+  roundedDownE8: bigint;
+  code16: number;
+}
 
 // u64 values exceed 2^53: read the numbers as text so none is rounded through a double.
 function loadCases(): Fee16Case[] {
   const text = readFileSync(join(import.meta.dirname, '../vectors/fee16.json'), 'utf8');
   const json = JSON.parse(text.replace(/("(?:inputE8|roundedDownE8)":\s*)(\d+)/g, '$1"$2"'));
   return json.cases.map((c: Record<string, string | number>) => ({
-    inputE8: BigInt(c.inputE8), roundedDownE8: BigInt(c.roundedDownE8), code16: Number(c.code16),
+    inputE8: BigInt(c.inputE8),
+    roundedDownE8: BigInt(c.roundedDownE8),
+    code16: Number(c.code16),
   }));
 }
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 describe('fee16 reference vectors', () => {
   const cases = loadCases();
@@ -56,13 +64,25 @@ describe('consensus.md §11.8', () => {
   });
 });
 
-describe('closest rounding (the contract\'s /tools/encode16bit)', () => {
+describe("closest rounding (the contract's /tools/encode16bit)", () => {
   const closest = (v: bigint) => fee16Decode(fee16Encode(v, 'closest'));
   it.each([
-    [0n, 1n], [1n, 1n], [2_047n, 2_047n],
-    [2_049n, 2_050n], [2_051n, 2_052n], [4_098n, 4_100n], [5_002n, 5_004n], [100_000n, 100_032n], // ties → larger
-    [4_097n, 4_096n], [4_099n, 4_100n], [5_001n, 5_000n], [5_003n, 5_004n], [99_999n, 99_968n], [100_001n, 100_032n],
-    [1_000_448n, 1_000_448n], [(1n << 64n) - 1n, FEE16_MAX_E8],
+    [0n, 1n],
+    [1n, 1n],
+    [2_047n, 2_047n],
+    [2_049n, 2_050n],
+    [2_051n, 2_052n],
+    [4_098n, 4_100n],
+    [5_002n, 5_004n],
+    [100_000n, 100_032n], // ties → larger
+    [4_097n, 4_096n],
+    [4_099n, 4_100n],
+    [5_001n, 5_000n],
+    [5_003n, 5_004n],
+    [99_999n, 99_968n],
+    [100_001n, 100_032n],
+    [1_000_448n, 1_000_448n],
+    [(1n << 64n) - 1n, FEE16_MAX_E8],
   ])('%s → %s', (v, want) => expect(closest(v)).toBe(want));
 
   it('agrees with a bigint model on the vectors and around them', () => {

@@ -8,7 +8,9 @@ const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
 const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const sha = (...parts: Uint8Array[]) => new Uint8Array(createHash('sha256').update(Buffer.concat(parts)).digest());
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 describe('consensus.md §11.6 (testnet block 1)', () => {
   const leaf0 = sha(hex('3661579d61abde5837a8686dc4d65348a2fc61b1'));

@@ -7,7 +7,9 @@ import { poolBuy, poolDeposit, poolSell, poolWithdraw } from '../../ts/kernel/po
 const U64_MAX = (1n << 64n) - 1n;
 const EMPTY = { base: 0n, quote: 0n, shares: 0n };
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 describe('exchange.md §6.5 worked example', () => {
   it('Alice deposits, Bob deposits unbalanced, Bob withdraws', () => {
@@ -42,9 +44,14 @@ describe('swaps (§6.2)', () => {
     let s = 0x1234_5678n;
     const next = () => (s = (s * 6364136223846793005n + 1442695040888963407n) & U64_MAX);
     for (let i = 0; i < 300; i++) {
-      const b = next() >> (next() % 64n), q = next() >> (next() % 64n), x = next() >> (next() % 64n);
+      const b = next() >> (next() % 64n),
+        q = next() >> (next() % 64n),
+        x = next() >> (next() % 64n);
       const buy = poolBuy({ base: b, quote: q }, x);
-      if (q + x > U64_MAX) { expect(buy).toBeNull(); continue; }
+      if (q + x > U64_MAX) {
+        expect(buy).toBeNull();
+        continue;
+      }
       const t = x === 0n ? b : ceilDiv(b * q, q + x);
       const want = x === 0n ? 0n : ((b - t) * 9950n) / 10000n;
       expect(buy!.baseOut).toBe(want);
@@ -70,8 +77,10 @@ describe('swaps (§6.2)', () => {
 describe('deposits and withdrawals (§6.3, §6.4)', () => {
   it('first and one-sided deposits', () => {
     expect(poolDeposit(EMPTY, 1_000n, 0n)).toEqual({ minted: 0n, after: { base: 1_000n, quote: 0n, shares: 0n } });
-    expect(poolDeposit({ base: 1_000n, quote: 0n, shares: 0n }, 0n, 4_000n))
-      .toEqual({ minted: 2_000n, after: { base: 1_000n, quote: 4_000n, shares: 2_000n } });
+    expect(poolDeposit({ base: 1_000n, quote: 0n, shares: 0n }, 0n, 4_000n)).toEqual({
+      minted: 2_000n,
+      after: { base: 1_000n, quote: 4_000n, shares: 2_000n },
+    });
     expect(poolDeposit(EMPTY, U64_MAX, U64_MAX)!.minted).toBe(U64_MAX);
   });
   it('reports overflow and undefined cases', () => {
@@ -82,8 +91,11 @@ describe('deposits and withdrawals (§6.3, §6.4)', () => {
     expect(poolWithdraw({ base: 5n, quote: 5n, shares: 0n }, 0n)).toBeNull();
   });
   it('withdrawal rounds in favour of the pool', () => {
-    expect(poolWithdraw({ base: 1_000n, quote: 3_000n, shares: 7n }, 2n))
-      .toEqual({ base: 285n, quote: 857n, after: { base: 715n, quote: 2_143n, shares: 5n } });
+    expect(poolWithdraw({ base: 1_000n, quote: 3_000n, shares: 7n }, 2n)).toEqual({
+      base: 285n,
+      quote: 857n,
+      after: { base: 715n, quote: 2_143n, shares: 5n },
+    });
     expect(poolWithdraw({ base: U64_MAX, quote: U64_MAX, shares: U64_MAX }, U64_MAX - 1n)!.base).toBe(U64_MAX - 1n);
   });
   it('validates u64 inputs', () => {

@@ -46,7 +46,9 @@ describe('PowPool', () => {
 
 describe('HeaderStage.addBatch with verifyPow', () => {
   const dirs: string[] = [];
-  afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+  afterAll(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
 
   it('stages valid headers and refuses the first one with bad proof of work (EPOW)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wartnode-powpool-'));
@@ -66,12 +68,17 @@ describe('HeaderStage.addBatch with verifyPow', () => {
       // The same chain with header 400 replaced by one whose proof of work fails.
       const bad = new PackedHeaders(REGTEST);
       const badRaws: Uint8Array[] = [];
-      for (let h = 1; h <= 500; h++) badRaws.push(h < 400 ? (bad.push(raws[h - 1], good.hashAt(h)), raws[h - 1]) : mineRegtestHeader(bad, new Uint8Array(32), T0, h !== 400));
+      for (let h = 1; h <= 500; h++)
+        badRaws.push(h < 400 ? (bad.push(raws[h - 1], good.hashAt(h)), raws[h - 1]) : mineRegtestHeader(bad, new Uint8Array(32), T0, h !== 400));
       const refusing = new HeaderStage(chain, 0);
       const verdicts = await verifyPow(REGTEST, 1, badRaws, pool);
       expect([...verdicts.ok].map((v, i) => (v ? 0 : i + 1)).filter(Boolean)).toEqual([400]);
       let err: unknown = null;
-      try { refusing.addBatch(badRaws, now, verdicts); } catch (e) { err = e; }
+      try {
+        refusing.addBatch(badRaws, now, verdicts);
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(NodeError);
       expect((err as NodeError).errorName).toBe('EPOW');
       expect(refusing.length).toBe(399);

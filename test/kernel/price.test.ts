@@ -5,15 +5,29 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import {
-  limitView, makePrice, parsePrice, priceCompare, priceDecimal, priceDoubleAdjusted, priceDoubleRaw, priceFromBytes, priceFromHex, priceToBytes,
-  priceView, type PriceView,
+  limitView,
+  makePrice,
+  parsePrice,
+  priceCompare,
+  priceDecimal,
+  priceDoubleAdjusted,
+  priceDoubleRaw,
+  priceFromBytes,
+  priceFromHex,
+  priceToBytes,
+  priceView,
+  type PriceView,
 } from '../../ts/kernel/price.js';
 
-interface PriceCase { price: string; decimals: string; error?: true; floor?: PriceView; ceil?: PriceView }
+interface PriceCase {
+  price: string;
+  decimals: string;
+  error?: true;
+  floor?: PriceView;
+  ceil?: PriceView;
+}
 
-const cases: PriceCase[] = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../vectors/prices.json'), 'utf8'),
-).cases;
+const cases: PriceCase[] = JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/prices.json'), 'utf8')).cases;
 
 /** The route's decimals rule: a base-10 integer (http-api-details.md §1.5), then 0..18. */
 function decimalsOf(text: string): number | null {
@@ -22,7 +36,9 @@ function decimalsOf(text: string): number | null {
   return d <= 18 ? d : null;
 }
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 describe('vectors/prices.json', () => {
   it('has 80 answers and 19 refusals', () => {
@@ -37,7 +53,8 @@ describe('vectors/prices.json', () => {
       return;
     }
     expect(parsed).not.toBeNull();
-    const floor = priceView(parsed!.floor, d!), ceil = priceView(parsed!.ceil, d!);
+    const floor = priceView(parsed!.floor, d!),
+      ceil = priceView(parsed!.ceil, d!);
     // toEqual uses Object.is on numbers: doubles must match bit for bit; key order as the contract
     expect(floor).toEqual(c.floor);
     expect(ceil).toEqual(c.ceil);
@@ -49,8 +66,12 @@ describe('vectors/prices.json', () => {
 
 describe('exchange.md §4.1 and §4.3', () => {
   it.each([
-    ['800040', 0x8000, 64, 1], ['c00040', 0xc000, 64, 1.5], ['a00040', 0xa000, 64, 1.25],
-    ['c0003f', 0xc000, 63, 0.75], ['800041', 0x8000, 65, 2], ['c0e74d', 49383, 77, 12345.75],
+    ['800040', 0x8000, 64, 1],
+    ['c00040', 0xc000, 64, 1.5],
+    ['a00040', 0xa000, 64, 1.25],
+    ['c0003f', 0xc000, 63, 0.75],
+    ['800041', 0x8000, 65, 2],
+    ['c0e74d', 49383, 77, 12345.75],
   ] as const)('%s', (hex, m, e, raw) => {
     const p = priceFromHex(hex)!;
     expect(p).toEqual({ mantissa: m, exponent: e, hex });
@@ -61,7 +82,12 @@ describe('exchange.md §4.1 and §4.3', () => {
   it('display values', () => {
     expect(priceDoubleAdjusted(priceFromHex('c0e74d')!, 4)).toBe(1.234575);
     expect(priceView(priceFromHex('fa0049')!, 4)).toEqual({
-      precExponent10: 4, exponent2: -6, mantissa: 64000, hex: 'fa0049', doubleAdjusted: 0.1, doubleRaw: 1000,
+      precExponent10: 4,
+      exponent2: -6,
+      mantissa: 64000,
+      hex: 'fa0049',
+      doubleAdjusted: 0.1,
+      doubleRaw: 1000,
     });
     // consensus.md §7.5's 0.123455 is the decimal value; the reference double is raw·1e−5
     expect(priceDoubleAdjusted(priceFromHex('c0e64d')!, 3)).toBe(12345.5 * 1e-5);
@@ -80,7 +106,9 @@ describe('validity and order', () => {
     expect(makePrice(0x8000, -1)).toBeNull();
   });
   it('compares exponent first, then mantissa', () => {
-    const a = priceFromHex('ffff3f')!, b = priceFromHex('800040')!, c = priceFromHex('800140')!;
+    const a = priceFromHex('ffff3f')!,
+      b = priceFromHex('800040')!,
+      c = priceFromHex('800140')!;
     expect(priceCompare(a, b)).toBe(-1); // hex order would say the opposite
     expect(priceCompare(b, b)).toBe(0);
     expect(priceCompare(c, b)).toBe(1);
@@ -105,8 +133,30 @@ describe('price text', () => {
   it.each(['1', '1.', '.5', '1e5', '1E5', '1e+5', '1e-15', '0001.50'])('accepts %s', (t) => {
     expect(parsePrice(t, 8)).not.toBeNull();
   });
-  it.each(['', '.', '-1', '-0', '0', '+1', '+.5', '1e', '1.5.5', ' 1', '1 ', '%201', '0x10', '0x1p3', 'inf', 'Infinity', 'nan', '1,5', 'abc', '١', '1e-400', '1e400'])(
-    'refuses %j', (t) => expect(parsePrice(t, 8)).toBeNull());
+  it.each([
+    '',
+    '.',
+    '-1',
+    '-0',
+    '0',
+    '+1',
+    '+.5',
+    '1e',
+    '1.5.5',
+    ' 1',
+    '1 ',
+    '%201',
+    '0x10',
+    '0x1p3',
+    'inf',
+    'Infinity',
+    'nan',
+    '1,5',
+    'abc',
+    '١',
+    '1e-400',
+    '1e400',
+  ])('refuses %j', (t) => expect(parsePrice(t, 8)).toBeNull());
   it('floor and ceil around a carry', () => {
     const r = parsePrice((2 - 2 ** -52).toString(), 8)!;
     expect(r.floor).toEqual({ mantissa: 0xffff, exponent: 64, hex: 'ffff40' });
@@ -143,10 +193,16 @@ describe('priceDecimal: the exact decimal of a grid price', () => {
   });
 
   it('range ends: an integer and a fraction of 79 binary places, exactly', () => {
-    expect(priceDecimal(priceFromHex('ffff7f')!, 8)).toBe(((0xffffn << 48n)).toString());
+    expect(priceDecimal(priceFromHex('ffff7f')!, 8)).toBe((0xffffn << 48n).toString());
     const tiny = priceDecimal(priceFromHex('800000')!, 8); // 2^15·2^−79 = 2^−64
     expect(tiny).toBe('0.' + (5n ** 64n).toString().padStart(64, '0'));
-    expect(priceDecimal(priceFromHex('800000')!, 18)).toBe('0.' + (5n ** 64n).toString().padStart(64, '0').replace(/^0{10}/, ''));
+    expect(priceDecimal(priceFromHex('800000')!, 18)).toBe(
+      '0.' +
+        (5n ** 64n)
+          .toString()
+          .padStart(64, '0')
+          .replace(/^0{10}/, ''),
+    );
   });
 });
 
@@ -156,7 +212,12 @@ describe('limitView: a limit as a block may carry it', () => {
     expect(limitView(priceToBytes(valid), 2)).toEqual(priceView(valid, 2));
     // mantissa without its top bit, and an exponent byte above 127: the reference reads both unchecked.
     expect(limitView(Uint8Array.of(0x00, 0x03, 0x4f), 2)).toEqual({
-      precExponent10: 6, exponent2: 0, mantissa: 3, hex: '00034f', doubleAdjusted: 3 * 1e-6, doubleRaw: 3,
+      precExponent10: 6,
+      exponent2: 0,
+      mantissa: 3,
+      hex: '00034f',
+      doubleAdjusted: 3 * 1e-6,
+      doubleRaw: 3,
     });
     expect(limitView(Uint8Array.of(0x80, 0x00, 0xc8), 8)).toMatchObject({ exponent2: 121, hex: '8000c8', doubleRaw: 2 ** 136 });
   });

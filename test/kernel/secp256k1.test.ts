@@ -33,9 +33,11 @@ function bytes(seed: number): (n: number) => Uint8Array {
   return (n) => {
     const out = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
-      x ^= x << 13; x >>>= 0;
+      x ^= x << 13;
+      x >>>= 0;
       x ^= x >>> 17;
-      x ^= x << 5; x >>>= 0;
+      x ^= x << 5;
+      x >>>= 0;
       out[i] = x & 0xff;
     }
     return out;
@@ -54,16 +56,24 @@ function nobleRecover(digest: Uint8Array, sig65: Uint8Array): Uint8Array | null 
   }
 }
 
-beforeAll(async () => { await initKernel(); });
+beforeAll(async () => {
+  await initKernel();
+});
 
 describe('random keys and digests against @noble/secp256k1', () => {
   it('2,000 signatures recover to the signing key', () => {
     const rnd = bytes(0x5ec9256b);
     const recids = [0, 0, 0, 0];
     for (let i = 0; i < 2000; i++) {
-      const sk = i % 2 === 0 ? randomPrivateKey() : (() => {
-        for (;;) { const k = rnd(32); if (num(k) > 0n && num(k) < N) return k; }
-      })();
+      const sk =
+        i % 2 === 0
+          ? randomPrivateKey()
+          : (() => {
+              for (;;) {
+                const k = rnd(32);
+                if (num(k) > 0n && num(k) < N) return k;
+              }
+            })();
       // every 100th digest is ≥ n (reduced mod n by the recovery), a few are all-zero / all-ones
       const digest = i % 100 === 0 ? new Uint8Array(32).fill(0xff) : i % 100 === 1 ? new Uint8Array(32) : rnd(32);
       const sig = signDigest(digest, sk);
@@ -148,7 +158,16 @@ describe('invalid signatures give null', () => {
 
   it('an x that is not on the curve', () => {
     // smallest x with x³ + 7 a non-residue mod p (Euler's criterion)
-    const pow = (b: bigint, e: bigint) => { let r = 1n; b %= P; while (e) { if (e & 1n) r = (r * b) % P; b = (b * b) % P; e >>= 1n; } return r; };
+    const pow = (b: bigint, e: bigint) => {
+      let r = 1n;
+      b %= P;
+      while (e) {
+        if (e & 1n) r = (r * b) % P;
+        b = (b * b) % P;
+        e >>= 1n;
+      }
+      return r;
+    };
     let x = 1n;
     while (pow(x ** 3n + 7n, (P - 1n) / 2n) === 1n) x++;
     for (const recid of [0, 1]) {
@@ -189,10 +208,10 @@ describe('invalid signatures give null', () => {
 
 describe('coin transfers accepted by the reference (vectors/coin-transfers.json)', () => {
   const file = JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/coin-transfers.json'), 'utf8')) as {
-    note: string; cases: { case: string; txHash: string; signature65: string }[];
+    note: string;
+    cases: { case: string; txHash: string; signature65: string }[];
   };
-  const keys = Object.values(JSON.parse(file.note.slice(file.note.indexOf('{'))) as Record<string, string>)
-    .map((sk) => toHex(publicKeyOf(hex(sk))));
+  const keys = Object.values(JSON.parse(file.note.slice(file.note.indexOf('{'))) as Record<string, string>).map((sk) => toHex(publicKeyOf(hex(sk))));
 
   it('has three signing keys and eight signatures', () => {
     expect(keys).toHaveLength(3);

@@ -13,11 +13,21 @@ import { BlockLab } from '../state/block_lab.js';
 const AT_0_4 = Uint8Array.of(0xc3, 0x50, 0x52); // 0.4 coin per unit at 2 decimals
 
 let lab: BlockLab;
-beforeAll(async () => { lab = await BlockLab.create(); });
-afterAll(async () => { await lab?.close(); });
+beforeAll(async () => {
+  lab = await BlockLab.create();
+});
+afterAll(async () => {
+  await lab?.close();
+});
 
 const refusal = async (p: Promise<unknown>) => {
-  try { await p; return 'none'; } catch (e) { if (e instanceof NodeError) return `${e.errorName}: ${e.message}`; throw e; }
+  try {
+    await p;
+    return 'none';
+  } catch (e) {
+    if (e instanceof NodeError) return `${e.errorName}: ${e.message}`;
+    throw e;
+  }
 };
 const bid = () => ({ type: 'limitSwap' as const, assetHash: lab.tok.hash, isBuy: true, amount: 100_000_000n, limit: AT_0_4 });
 
@@ -37,13 +47,13 @@ describe('exchange transactions a block cannot carry', () => {
     expect(await refusal(lab.submit(lab.C, bid()))).toMatch(/^EIDNOTREFERENCED: .*holds no balance of it/);
     expect(lab.mempool.pool.size).toBe(0);
     // a one-sided first deposit mints 0 shares: the reference exits recording it
-    expect(await refusal(lab.submit(lab.C, { type: 'liquidityDeposit', assetHash: lab.tok.hash, base: 0n, quote: 1_000n })))
-      .toMatch(/^EREFABORT: .*mints 0 liquidity shares/);
+    expect(await refusal(lab.submit(lab.C, { type: 'liquidityDeposit', assetHash: lab.tok.hash, base: 0n, quote: 1_000n }))).toMatch(
+      /^EREFABORT: .*mints 0 liquidity shares/,
+    );
     // B holds TOK: its bid is admitted and mined
     await lab.submit(lab.B, bid());
     await lab.mineMempool();
     expect(lab.mempool.pool.size).toBe(0);
     expect(await poolOf(dbReader(lab.db), lab.tok.id)).toEqual({ base: 0n, quote: 1n, shares: 0n });
   });
-
 });

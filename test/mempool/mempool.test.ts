@@ -10,8 +10,16 @@ function tx(originId: bigint, nonceId: number, feeCode: number, amount: bigint):
   const hash = new Uint8Array(32);
   new DataView(hash.buffer).setUint32(0, ++n);
   return {
-    hash, payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount }, originId, originAddress: new Uint8Array(20),
-    pinHeight: 0, pinHash: new Uint8Array(32), nonceId, feeCode, feeE8: BigInt(feeCode), signature: new Uint8Array(65),
+    hash,
+    payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount },
+    originId,
+    originAddress: new Uint8Array(20),
+    pinHeight: 0,
+    pinHash: new Uint8Array(32),
+    nonceId,
+    feeCode,
+    feeE8: BigInt(feeCode),
+    signature: new Uint8Array(65),
   };
 }
 const free = (v: bigint) => () => v;
@@ -31,7 +39,11 @@ describe('Mempool', () => {
     const m = new Mempool();
     m.insert(tx(1n, 1, 100, 10n), free(10_000n));
     let err: unknown;
-    try { m.insert(tx(1n, 1, 100, 20n), free(10_000n)); } catch (e) { err = e; }
+    try {
+      m.insert(tx(1n, 1, 100, 20n), free(10_000n));
+    } catch (e) {
+      err = e;
+    }
     expect(code(err)).toBe(26);
     const evicted = m.insert(tx(1n, 1, 101, 20n), free(10_000n));
     expect(evicted).toHaveLength(1);
@@ -43,7 +55,7 @@ describe('Mempool', () => {
     const m = new Mempool();
     m.insert(tx(1n, 1, 10, 400n), free(1000n)); // 410
     m.insert(tx(1n, 2, 20, 400n), free(1000n)); // 420
-    m.insert(tx(2n, 1, 5, 400n), free(1000n));  // another account
+    m.insert(tx(2n, 1, 5, 400n), free(1000n)); // another account
     const evicted = m.insert(tx(1n, 3, 30, 500n), free(1000n)); // needs 530: drop the fee-10 one
     expect(evicted.map((t) => t.feeCode)).toEqual([10]);
     expect(m.ofAccount(1n).map((t) => t.feeCode)).toEqual([30, 20]);

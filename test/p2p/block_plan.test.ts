@@ -28,7 +28,8 @@ describe('BlockPlan', () => {
 
   it('a range given back is taken again before higher ones', () => {
     const plan = new BlockPlan<string>(1, 90, 30, 8);
-    const a = plan.take(90)!, b = plan.take(90)!;
+    const a = plan.take(90)!,
+      b = plan.take(90)!;
     plan.giveBack(a);
     expect(plan.take(90)).toEqual(a);
     expect(plan.take(90)).toEqual({ first: 61, last: 90 });

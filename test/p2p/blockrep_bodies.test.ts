@@ -14,7 +14,11 @@ import { MSG } from '../../ts/p2p/protocol.js';
 
 await initKernel();
 
-interface Msg { type: { code: number | null }; hex: string; decoded: { first: number; last: number } }
+interface Msg {
+  type: { code: number | null };
+  hex: string;
+  decoded: { first: number; last: number };
+}
 function load(name: string) {
   const t = JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/p2p', name), 'utf8'));
   const messages: Msg[] = t.connections[0].messages;
@@ -26,14 +30,14 @@ function load(name: string) {
 }
 
 describe('Blockrep bodies', () => {
-  it('splits the 0.10.3 reference\'s bodies sent without length prefixes', () => {
+  it("splits the 0.10.3 reference's bodies sent without length prefixes", () => {
     const { req, rep, headers, bodies } = load('ref-0.10.3-sync-from-ref.json');
     expect(rep.bodies === null || rep.bodies.length !== bodies.length).toBe(true);
     const got = blockrepBodies(REGTEST, rep, req.first, headers);
     expect(got.map((b) => toHex(b.bytes))).toEqual(bodies);
   });
 
-  it('takes the 0.8.20 reference\'s length-prefixed bodies', () => {
+  it("takes the 0.8.20 reference's length-prefixed bodies", () => {
     const { req, rep, headers, bodies } = load('ref-0.8.20-sync-from-ref.json');
     expect(rep.bodies?.length).toBe(bodies.length);
     expect(blockrepBodies(REGTEST, rep, req.first, headers).map((b) => toHex(b.bytes))).toEqual(bodies);

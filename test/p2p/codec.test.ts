@@ -21,7 +21,12 @@ await initKernel();
 const ascii = (s: string) => toHex(new TextEncoder().encode(s));
 const hdr = (fill: number) => new Uint8Array(80).fill(fill);
 const codeOf = (f: () => unknown): string => {
-  try { f(); } catch (e) { if (e instanceof NodeError) return e.errorName; throw e; }
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof NodeError) return e.errorName;
+    throw e;
+  }
   return 'no error';
 };
 
@@ -65,17 +70,45 @@ describe('handshake (§1.4)', () => {
   it('refuses a wrong magic, another network and surplus bytes (EHANDSHAKE)', () => {
     expect(codeOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(new TextEncoder().encode('GET / HTTP/1.1\r\nHost: x\r\n')))).toBe('EHANDSHAKE');
     expect(codeOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(connectorHello('testnet', OUR_VERSION, 1)))).toBe('EHANDSHAKE');
-    expect(codeOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(new Uint8Array([...connectorHello('mainnet', OUR_VERSION, 1), 0])))).toBe('EHANDSHAKE');
+    expect(codeOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(new Uint8Array([...connectorHello('mainnet', OUR_VERSION, 1), 0])))).toBe(
+      'EHANDSHAKE',
+    );
     expect(codeOf(() => new Handshake('mainnet', true, OUR_VERSION, 0).feed(new Uint8Array([...acceptorReply('mainnet', OUR_VERSION), 0])))).toBe('EHANDSHAKE');
   });
 
   // 0.8.20 as connector may write its Init before the ack byte (strace of a live 0.8.20; a59f7ddf
   // src/node/asyncio/connection.cpp:85–90): both orders give the same frames, however the bytes are cut.
-  it('the acceptor finds the ack byte before or after the connector\'s first frames', () => {
-    const init = encodeFrame(MSG.InitV1, encodeMessage({ kind: 'Init', v3: false, descriptor: 0, priority: { importance: 0, height: 0 }, length: 0, worksum: 0n, grid: [], flags: null }).payload);
-    const bigInit = encodeFrame(MSG.InitV1, encodeMessage({ kind: 'Init', v3: false, descriptor: 0, priority: { importance: 0, height: 0 }, length: 8_640 * 600, worksum: 1n, grid: Array.from({ length: 600 }, (_, i) => hdr(i % 251)), flags: null }).payload);
-    const ping = encodeFrame(MSG.Ping, encodeMessage({ kind: 'Ping', v2: false, nonce: 7, priority: { importance: 0, height: 0 }, maxAddresses: 5, maxTransactions: 100, ndiscard: 0 }).payload);
-    const cat = (...xs: Uint8Array[]) => { const o = new Uint8Array(xs.reduce((n, x) => n + x.length, 0)); let i = 0; for (const x of xs) { o.set(x, i); i += x.length; } return o; };
+  it("the acceptor finds the ack byte before or after the connector's first frames", () => {
+    const init = encodeFrame(
+      MSG.InitV1,
+      encodeMessage({ kind: 'Init', v3: false, descriptor: 0, priority: { importance: 0, height: 0 }, length: 0, worksum: 0n, grid: [], flags: null }).payload,
+    );
+    const bigInit = encodeFrame(
+      MSG.InitV1,
+      encodeMessage({
+        kind: 'Init',
+        v3: false,
+        descriptor: 0,
+        priority: { importance: 0, height: 0 },
+        length: 8_640 * 600,
+        worksum: 1n,
+        grid: Array.from({ length: 600 }, (_, i) => hdr(i % 251)),
+        flags: null,
+      }).payload,
+    );
+    const ping = encodeFrame(
+      MSG.Ping,
+      encodeMessage({ kind: 'Ping', v2: false, nonce: 7, priority: { importance: 0, height: 0 }, maxAddresses: 5, maxTransactions: 100, ndiscard: 0 }).payload,
+    );
+    const cat = (...xs: Uint8Array[]) => {
+      const o = new Uint8Array(xs.reduce((n, x) => n + x.length, 0));
+      let i = 0;
+      for (const x of xs) {
+        o.set(x, i);
+        i += x.length;
+      }
+      return o;
+    };
     const ack = new Uint8Array([0]);
     for (const first of [init, bigInit]) {
       const frames = cat(first, ping, ping);
@@ -104,7 +137,11 @@ describe('handshake (§1.4)', () => {
     expect([d(4, 9), d(6, 30), d(8, 14)]).toEqual(['v1', 'v1', 'v1']);
     expect([d(5, 0), d(7, 54)]).toEqual(['v2', 'v2']);
     expect([d(7, 55), d(9, 1), d(10, 3)]).toEqual(['newer', 'newer', 'newer']);
-    expect([canLeadSync({ major: 0, minor: 7, patch: 60 }), canLeadSync({ major: 0, minor: 6, patch: 21 }), canLeadSync({ major: 0, minor: 10, patch: 3 })]).toEqual([false, true, true]);
+    expect([
+      canLeadSync({ major: 0, minor: 7, patch: 60 }),
+      canLeadSync({ major: 0, minor: 6, patch: 21 }),
+      canLeadSync({ major: 0, minor: 10, patch: 3 }),
+    ]).toEqual([false, true, true]);
   });
 });
 
@@ -123,7 +160,10 @@ describe('framing (§1.5)', () => {
     const d = new FrameDecoder();
     const out = [];
     for (const b of all) out.push(...d.push(new Uint8Array([b])));
-    expect(out.map((f) => [f.type, f.payload.length])).toEqual([[MSG.Probereq, 12], [MSG.Append, 36]]);
+    expect(out.map((f) => [f.type, f.payload.length])).toEqual([
+      [MSG.Probereq, 12],
+      [MSG.Append, 36],
+    ]);
     expect(new FrameDecoder().push(all).length).toBe(2);
   });
 
@@ -131,7 +171,8 @@ describe('framing (§1.5)', () => {
     const withHeader = (L: number, hi: number, type: number) => {
       const h = new Uint8Array(10);
       new DataView(h.buffer).setUint32(0, L);
-      h[8] = hi; h[9] = type;
+      h[8] = hi;
+      h[9] = type;
       return h;
     };
     expect(codeOf(() => new FrameDecoder().push(withHeader(2, 0, 12)))).toBe('EMSGTYPE');
@@ -197,13 +238,24 @@ describe('messages (§2.4)', () => {
   });
 
   it('Ping / PingV2 and Pong / PongV2', () => {
-    const ping = { kind: 'Ping' as const, v2: true, nonce: 0x01020304, priority: { importance: 0, height: 0 }, maxAddresses: 5, maxTransactions: 100, ndiscard: 0 };
+    const ping = {
+      kind: 'Ping' as const,
+      v2: true,
+      nonce: 0x01020304,
+      priority: { importance: 0, height: 0 },
+      maxAddresses: 5,
+      maxTransactions: 100,
+      ndiscard: 0,
+    };
     expect(roundTrip(ping)).toBe('01020304' + '000000000000' + '0005' + '0064' + '00000000');
     expect(encodeMessage(ping).type).toBe(28);
     expect(roundTrip({ ...ping, v2: false })).toBe('01020304' + '000000000000' + '0005' + '0064');
     expect(encodeMessage({ ...ping, v2: false }).type).toBe(4);
     const pong: Message = {
-      kind: 'Pong', v2: true, nonce: 9, addresses: [{ ip: '10.0.0.1', port: 9186 }],
+      kind: 'Pong',
+      v2: true,
+      nonce: 9,
+      addresses: [{ ip: '10.0.0.1', port: 9186 }],
       txids: [{ id: { accountId: 3n, pinHeight: 64, nonceId: 5 }, feeCode: 0x4fa2 }],
     };
     expect(roundTrip(pong)).toBe('00000009' + '0001' + '0a000001' + '23e2' + '0001' + '0000000000000003' + '00000040' + '00000005' + '4fa2');
@@ -223,7 +275,9 @@ describe('messages (§2.4)', () => {
     expect(roundTrip({ kind: 'Probereq', nonce: 1, descriptor: 2, height: 3 })).toBe('00000001' + '00000002' + '00000003');
     expect(codeOf(() => decodeMessage(MSG.Probereq, fromHex('00000001' + '00000002' + '00000000')!))).toBe('EPROBEHEIGHT');
     expect(roundTrip({ kind: 'Proberep', nonce: 1, descriptor: 2, requested: null, current: hdr(6) })).toBe('00000001' + '00000002' + '02' + toHex(hdr(6)));
-    expect(roundTrip({ kind: 'Proberep', nonce: 1, descriptor: 2, requested: hdr(5), current: hdr(6) })).toBe('00000001' + '00000002' + '03' + toHex(hdr(5)) + toHex(hdr(6)));
+    expect(roundTrip({ kind: 'Proberep', nonce: 1, descriptor: 2, requested: hdr(5), current: hdr(6) })).toBe(
+      '00000001' + '00000002' + '03' + toHex(hdr(5)) + toHex(hdr(6)),
+    );
     expect(roundTrip({ kind: 'Proberep', nonce: 1, descriptor: 2, requested: null, current: null })).toBe('00000001' + '00000002' + '00');
     expect(codeOf(() => decodeMessage(MSG.Proberep, fromHex('00000001' + '00000002' + '04')!))).toBe('EINV_PROBE');
   });
@@ -241,7 +295,9 @@ describe('messages (§2.4)', () => {
 
   it('Txnotify, Txreq and Txrep with all seven transaction types (§2.1 sizes)', () => {
     const id = { accountId: 0x0102n, pinHeight: 32, nonceId: 9 };
-    expect(roundTrip({ kind: 'Txnotify', nonce: 1, txids: [{ id, feeCode: 0x4fa2 }] })).toBe('00000001' + '0001' + '0000000000000102' + '00000020' + '00000009' + '4fa2');
+    expect(roundTrip({ kind: 'Txnotify', nonce: 1, txids: [{ id, feeCode: 0x4fa2 }] })).toBe(
+      '00000001' + '0001' + '0000000000000102' + '00000020' + '00000009' + '4fa2',
+    );
     expect(roundTrip({ kind: 'Txreq', nonce: 1, ids: [id] })).toBe('00000001' + '0000000000000102' + '00000020' + '00000009');
     const asset = new Uint8Array(32).fill(0xa5);
     const to = new Uint8Array(20).fill(0x22);
@@ -254,13 +310,21 @@ describe('messages (§2.4)', () => {
       { type: 'liquidityWithdrawal', assetHash: asset, shares: 10n },
       { type: 'cancelation', cancelHeight: 32, cancelNonceId: 3 },
     ];
-    const txs: WireTransaction[] = payloads.map((payload) => ({ id, reserved: new Uint8Array(3), feeCode: 0x4fa2, payload, signature: new Uint8Array(65).fill(1) }));
+    const txs: WireTransaction[] = payloads.map((payload) => ({
+      id,
+      reserved: new Uint8Array(3),
+      feeCode: 0x4fa2,
+      payload,
+      signature: new Uint8Array(65).fill(1),
+    }));
     const hex = roundTrip({ kind: 'Txrep', legacy: false, nonce: 1, txs: [...txs, null] });
     const total = 4 + payloads.reduce((n, p) => n + 2 + TX_MESSAGE_SIZE[p.type], 0) + 1;
     expect(hex.length / 2).toBe(total);
     expect(Object.values(TX_MESSAGE_SIZE)).toEqual([114, 147, 100, 130, 134, 126, 94]);
     // The coin transfer in full: present, indicator 1, id, 3 reserved, fee, to, amount, signature.
-    expect(hex.slice(8, 8 + 2 * 116)).toBe('01' + '01' + '0000000000000102' + '00000020' + '00000009' + '000000' + '4fa2' + toHex(to) + '0000000000000005' + '01'.repeat(65));
+    expect(hex.slice(8, 8 + 2 * 116)).toBe(
+      '01' + '01' + '0000000000000102' + '00000020' + '00000009' + '000000' + '4fa2' + toHex(to) + '0000000000000005' + '01'.repeat(65),
+    );
     // As the live 0.10.3 reference writes them: the limit price in its 3 body bytes (mantissa,
     // exponent; a 130-byte message), the deposit's base (asset) before its quote (coin).
     const limitTx = toHex(encodeMessage({ kind: 'Txrep', legacy: false, nonce: 0, txs: [txs[3]] }).payload);
@@ -279,10 +343,12 @@ describe('messages (§2.4)', () => {
     const coin = (amount: string) => '00000001' + '01' + '01' + '00'.repeat(16) + '000000' + '4fa2' + '22'.repeat(20) + amount + '01'.repeat(65);
     expect(decodeMessage(MSG.Txrep, fromHex(coin('0000000000000001'))!).kind).toBe('Txrep');
     expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(coin('0000000000000000'))!))).toBe('EZEROAMOUNT');
-    const token = '00000001' + '01' + '02' + '00'.repeat(16) + '000000' + '4fa2' + 'a5'.repeat(32) + '02' + '22'.repeat(20) + '0000000000000001' + '01'.repeat(65);
+    const token =
+      '00000001' + '01' + '02' + '00'.repeat(16) + '000000' + '4fa2' + 'a5'.repeat(32) + '02' + '22'.repeat(20) + '0000000000000001' + '01'.repeat(65);
     expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(token)!))).toBe('EINVBUY');
     // The reference's parse checks of the exchange messages.
-    const head = (indicator: string, pinHeight: string, nonceId: string) => '00000001' + '01' + indicator + '0000000000000007' + pinHeight + nonceId + '000000' + '4fa2';
+    const head = (indicator: string, pinHeight: string, nonceId: string) =>
+      '00000001' + '01' + indicator + '0000000000000007' + pinHeight + nonceId + '000000' + '4fa2';
     const order = (amount: string) => head('04', '00000040', '00000001') + 'a5'.repeat(32) + '01' + amount + '80004f' + '01'.repeat(65);
     expect(decodeMessage(MSG.Txrep, fromHex(order('0000000000000001'))!).kind).toBe('Txrep');
     expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(order('0000000000000000'))!))).toBe('EZEROAMOUNT');
@@ -291,7 +357,8 @@ describe('messages (§2.4)', () => {
     expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(deposit('0000000000000000', '0000000000000000'))!))).toBe('EZEROAMOUNT');
     const withdrawal = head('06', '00000040', '00000001') + 'a5'.repeat(32) + '0000000000000000' + '01'.repeat(65);
     expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(withdrawal)!))).toBe('EZEROAMOUNT');
-    const cancel = (pinHeight: string, nonceId: string, cancelHeight: string, cancelNonce: string) => head('07', pinHeight, nonceId) + cancelHeight + cancelNonce + '01'.repeat(65);
+    const cancel = (pinHeight: string, nonceId: string, cancelHeight: string, cancelNonce: string) =>
+      head('07', pinHeight, nonceId) + cancelHeight + cancelNonce + '01'.repeat(65);
     expect(decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000040', '00000002'))!).kind).toBe('Txrep');
     expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000060', '00000002'))!))).toBe('ECANCELFUTURE');
     expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000040', '00000001'))!))).toBe('ECANCELSELF');

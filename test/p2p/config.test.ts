@@ -10,7 +10,7 @@ const config = (args: string[]): Config => {
 };
 
 describe('--bind, --connect, --isolated', () => {
-  it('default to 0.0.0.0 on the network\'s port, the seed list and peers on', () => {
+  it("default to 0.0.0.0 on the network's port, the seed list and peers on", () => {
     expect(p2pBind(config([]))).toEqual({ host: '0.0.0.0', port: 9186 });
     expect(p2pBind(config(['--testnet']))).toEqual({ host: '0.0.0.0', port: 9286 });
     expect(p2pBind(config(['--regtest']))).toEqual({ host: '0.0.0.0', port: 9386 });
@@ -22,9 +22,14 @@ describe('--bind, --connect, --isolated', () => {
   it('parse long and short forms', () => {
     const c = config(['--regtest', '-b', '127.0.0.1:0', '-C', '10.0.0.1:9186,10.0.0.2:1']);
     expect(p2pBind(c)).toEqual({ host: '127.0.0.1', port: 0 });
-    expect(c.connect).toEqual([{ host: '10.0.0.1', port: 9186 }, { host: '10.0.0.2', port: 1 }]);
+    expect(c.connect).toEqual([
+      { host: '10.0.0.1', port: 9186 },
+      { host: '10.0.0.2', port: 1 },
+    ]);
     expect(config(['--bind=0.0.0.0:9000', '--connect=127.0.0.1:9186', '--isolated'])).toMatchObject({
-      bind: { host: '0.0.0.0', port: 9000 }, connect: [{ host: '127.0.0.1', port: 9186 }], isolated: true,
+      bind: { host: '0.0.0.0', port: 9000 },
+      connect: [{ host: '127.0.0.1', port: 9186 }],
+      isolated: true,
     });
     expect(HELP).toContain('--bind=IP:PORT');
     expect(HELP).toContain('--connect=IP:PORT');

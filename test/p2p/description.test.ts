@@ -11,7 +11,9 @@ import { ChainBuilder, wallet } from '../state/chain_fixture.js';
 let b: ChainBuilder;
 let clock = 1_000_000;
 let desc: ChainDescription;
-const W1 = wallet(1), W2 = wallet(2), W3 = wallet(3);
+const W1 = wallet(1),
+  W2 = wallet(2),
+  W3 = wallet(3);
 
 beforeAll(async () => {
   b = await ChainBuilder.create();
@@ -19,7 +21,10 @@ beforeAll(async () => {
   desc = new ChainDescription(b.chain, () => clock);
   b.chain.onChange((e) => desc.onEvent(e));
 });
-afterAll(async () => { await b.close(); await removeDir(b.dir); });
+afterAll(async () => {
+  await b.close();
+  await removeDir(b.dir);
+});
 
 const c = () => b.chain;
 const headers = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => c().rawHeaderAt(from + i));

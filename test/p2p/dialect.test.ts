@@ -18,7 +18,17 @@ describe('capabilities by handshake version', () => {
   it('0.8.20: codes 0–16 but 12, Init 0, Ping 4, legacy reply, no Txnotify, 30 blocks, 60 s pong', () => {
     const c = capabilitiesOf(decodeVersion(0x000814));
     expect([...c.knows].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16]);
-    expect(c).toMatchObject({ dialect: 'v1', initV3: false, pingV2: false, tokens: false, txrep: 'LegacyTxrep', txnotify: false, maxBlocksPerRequest: 30, pongDeadlineMs: 60_000, mayLeadSync: true });
+    expect(c).toMatchObject({
+      dialect: 'v1',
+      initV3: false,
+      pingV2: false,
+      tokens: false,
+      txrep: 'LegacyTxrep',
+      txnotify: false,
+      maxBlocksPerRequest: 30,
+      pongDeadlineMs: 60_000,
+      mayLeadSync: true,
+    });
   });
 
   it('0.9.15: InitV3 and PingV2 but no Txrep 31 and no Txnotify', () => {
@@ -40,7 +50,7 @@ describe('the legacy transaction reply (code 15, mainnet.md §8 #1)', () => {
   const frame = transcript.connections[0].messages.find((m: { type: { code: number } }) => m.type.code === MSG.LegacyTxrep);
   const bytes = fromHex(frame.hex)!;
 
-  it('re-encodes the 0.8.20 reference\'s LegacyTxrep byte for byte', () => {
+  it("re-encodes the 0.8.20 reference's LegacyTxrep byte for byte", () => {
     const m = decodeMessage(MSG.LegacyTxrep, bytes.subarray(10)) as TxrepMsg;
     expect(m.legacy).toBe(true);
     expect(m.txs[0]!.payload.type).toBe('coinTransfer');

@@ -21,11 +21,19 @@ import { loadTranscript, ReplayPeer, type Transcript, type Unit } from '../helpe
 
 await initKernel();
 const cleanups: (() => Promise<void> | void)[] = [];
-afterAll(async () => { for (const c of cleanups.reverse()) await c(); });
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
 
 interface RecordedTx {
-  step: string; label: string; type: string; submittedTo: 'ref' | 'ours'; minedIn: number | null; txHash: string;
-  fields: { isBuy?: boolean; isLiquidity?: boolean }; oursBody: Record<string, unknown>;
+  step: string;
+  label: string;
+  type: string;
+  submittedTo: 'ref' | 'ours';
+  minedIn: number | null;
+  txHash: string;
+  fields: { isBuy?: boolean; isLiquidity?: boolean };
+  oursBody: Record<string, unknown>;
 }
 type Action = { t_ms: number; kind: 'ourBlock'; height: number } | { t_ms: number; kind: 'submitOurs'; txHash: string };
 type ExchangeTranscript = Omit<Transcript, 'transactions'> & { actions: Action[]; transactions: RecordedTx[] };
@@ -53,7 +61,10 @@ describe('the recorded exchange session (reference 0.10.3)', () => {
     const blockrep: Record<string, Set<string>> = { 'ref→ours': new Set(), 'ours→ref': new Set() };
     const blockreqs = new Map<string, Extract<Message, { kind: 'Blockreq' }>>();
     for (const u of UNITS) {
-      if (u.type.code === 10) { const m = decoded(u) as Extract<Message, { kind: 'Blockreq' }>; blockreqs.set(`${u.dir}:${m.nonce}`, m); }
+      if (u.type.code === 10) {
+        const m = decoded(u) as Extract<Message, { kind: 'Blockreq' }>;
+        blockreqs.set(`${u.dir}:${m.nonce}`, m);
+      }
     }
     for (const u of UNITS) {
       if (u.type.code === 31) {
@@ -74,7 +85,8 @@ describe('the recorded exchange session (reference 0.10.3)', () => {
           const body = parseBody(b, 'V4');
           for (const e of [...body.coinTransfers, ...body.cancelations, ...body.assetCreations]) blockrep[u.dir].add(kindOf(e));
           for (const s of body.tokenSections) {
-            for (const e of [...s.assetTransfers, ...s.shareTransfers, ...s.limitSwaps, ...s.liquidityDeposits, ...s.liquidityWithdrawals]) blockrep[u.dir].add(kindOf(e));
+            for (const e of [...s.assetTransfers, ...s.shareTransfers, ...s.limitSwaps, ...s.liquidityDeposits, ...s.liquidityWithdrawals])
+              blockrep[u.dir].add(kindOf(e));
           }
         }
       }
@@ -89,7 +101,10 @@ describe('the recorded exchange session (reference 0.10.3)', () => {
 
   it('our node replays it: takes every Txrep and Blockrep of the reference, answers with the recorded bytes', async () => {
     const n: TestNode = await startNode(['--regtest', '--bind=127.0.0.1:0']);
-    cleanups.push(async () => { await n.stop(); await removeDir(n.dataDir); });
+    cleanups.push(async () => {
+      await n.stop();
+      await removeDir(n.dataDir);
+    });
     const mempool = async () => ((await n.data('/transaction/mempool')) as { transaction: { hash: string } }[]).map((e) => e.transaction.hash);
 
     let peer: ReplayPeer;
@@ -104,18 +119,27 @@ describe('the recorded exchange session (reference 0.10.3)', () => {
       // Our node mined this block once the reference's Txrep had brought it every transaction submitted
       // to the reference: they must be in its mempool now.
       const relayed = T.transactions.filter((t) => t.minedIn === a.height && t.submittedTo === 'ref').map((t) => t.txHash);
-      await waitFor(`block ${a.height}: the reference's transactions in our mempool`, async () => {
-        const m = await mempool();
-        return relayed.every((h) => m.includes(h));
-      }, 30_000);
+      await waitFor(
+        `block ${a.height}: the reference's transactions in our mempool`,
+        async () => {
+          const m = await mempool();
+          return relayed.every((h) => m.includes(h));
+        },
+        30_000,
+      );
       const b = T.chain.blocks.find((x) => x.height === a.height)!;
       const r = await n.post('/chain/append', { height: b.height, header: b.header, body: b.body });
       expect(r.body.code, `our block ${b.height}: ${r.text}`).toBe(0);
       // The reference asked for the block once our node had announced it: so does the replay.
-      await waitFor(`our announcement of block ${b.height}`, async () =>
-        peer.ours.some((m) => (m.kind === 'Append' || m.kind === 'Fork') && m.length >= b.height), 30_000);
+      await waitFor(
+        `our announcement of block ${b.height}`,
+        async () => peer.ours.some((m) => (m.kind === 'Append' || m.kind === 'Fork') && m.length >= b.height),
+        30_000,
+      );
     };
-    const upTo = async (t: number) => { while (pending.length && pending[0].t_ms < t) await act(pending.shift()!); };
+    const upTo = async (t: number) => {
+      while (pending.length && pending[0].t_ms < t) await act(pending.shift()!);
+    };
 
     const [host, port] = n.p2p!.split(':');
     const socket: Socket = connect({ host, port: Number(port) });
@@ -127,7 +151,9 @@ describe('the recorded exchange session (reference 0.10.3)', () => {
       await peer.replay(UNITS);
     } catch (e) {
       // What our node had sent (kind, request range), to see where it left the recorded course.
-      const seen = peer.ours.map((m) => `${m.kind}${'first' in m ? ` ${m.first}-${m.last}` : 'start' in m ? ` ${m.start}+${m.count}` : 'height' in m ? ` @${m.height}` : ''}`);
+      const seen = peer.ours.map(
+        (m) => `${m.kind}${'first' in m ? ` ${m.first}-${m.last}` : 'start' in m ? ` ${m.start}+${m.count}` : 'height' in m ? ` @${m.height}` : ''}`,
+      );
       throw new Error(`${(e as Error).message} after ${Date.now() - t0} ms; our node sent: ${seen.join(', ')}`);
     }
     await upTo(Infinity);
@@ -141,7 +167,10 @@ describe('the recorded exchange session (reference 0.10.3)', () => {
     for (const code of [7, 9, 11, 31]) {
       const ours = peer.oursFrames.filter((f) => f.type === code).map((f) => toHex(encodeFrame(f.type, f.payload)));
       const recorded = UNITS.filter((u) => u.dir === 'ours→ref' && u.type.code === code).map((u) => u.hex);
-      const brief = (hex: string) => { const m = decodeMessage(code, bin(hex).subarray(10)); return JSON.stringify(m, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? `${v.length}B` : v)).slice(0, 300); };
+      const brief = (hex: string) => {
+        const m = decodeMessage(code, bin(hex).subarray(10));
+        return JSON.stringify(m, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? `${v.length}B` : v)).slice(0, 300);
+      };
       expect(ours.map(brief), `our frames of code ${code} (decoded)`).toEqual(recorded.map(brief));
       expect(ours, `our frames of code ${code}`).toEqual(recorded);
     }

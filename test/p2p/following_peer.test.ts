@@ -35,7 +35,9 @@ let nonce = 1;
 async function ask<K extends 'Batchrep' | 'Blockrep'>(m: Message & { nonce: number }, reply: K): Promise<Extract<Message, { kind: K }>> {
   m.nonce = nonce++;
   peer.send(m);
-  return waitFor(`${reply} ${m.nonce}`, async () => peer.messages().find((x) => x.kind === reply && x.nonce === m.nonce), 10_000) as Promise<Extract<Message, { kind: K }>>;
+  return waitFor(`${reply} ${m.nonce}`, async () => peer.messages().find((x) => x.kind === reply && x.nonce === m.nonce), 10_000) as Promise<
+    Extract<Message, { kind: K }>
+  >;
 }
 const throttled = async () => (await A.data('/peers/throttled')) as { connection: { id: number } }[];
 

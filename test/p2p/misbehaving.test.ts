@@ -29,20 +29,32 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const n of [A, B]) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of [A, B]) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
 });
 
 /** Raw peers of A, destroyed after each test. */
 const raw: RawPeer[] = [];
-afterEach(() => { for (const p of raw.splice(0)) p.socket.destroy(); });
-const rawPeer = (): RawPeer => { const p = new RawPeer(A.p2p!); raw.push(p); return p; };
+afterEach(() => {
+  for (const p of raw.splice(0)) p.socket.destroy();
+});
+const rawPeer = (): RawPeer => {
+  const p = new RawPeer(A.p2p!);
+  raw.push(p);
+  return p;
+};
 const initializedPeer = async (chain: { length: number; worksum: bigint; grid: Uint8Array[] }): Promise<RawPeer> => {
   const p = await initializedRawPeer(A.p2p!, chain);
   raw.push(p);
   return p;
 };
 
-const offenses = () => A.output().split('\n').filter((l) => l.includes('offense recorded'));
+const offenses = () =>
+  A.output()
+    .split('\n')
+    .filter((l) => l.includes('offense recorded'));
 
 describe('a peer that misbehaves is disconnected and recorded', () => {
   it('garbage instead of the handshake: EHANDSHAKE', async () => {
@@ -83,13 +95,17 @@ describe('a peer that misbehaves is disconnected and recorded', () => {
     const q = await initializedPeer({ length: 0, worksum: 0n, grid: [] });
     q.send({ kind: 'Batchrep', nonce: 5, headers: [] });
     await q.waitClosed();
-    await waitFor('the offenses', async () => offenses().some((l) => l.includes('EINVINIT 86')) && offenses().some((l) => l.includes('EUNREQUESTED 19')), 5_000);
+    await waitFor(
+      'the offenses',
+      async () => offenses().some((l) => l.includes('EINVINIT 86')) && offenses().some((l) => l.includes('EUNREQUESTED 19')),
+      5_000,
+    );
   });
 
   it('speaks the dialect of the announced version (§2.6): InitV1 and Ping 4 to a 0.8 peer; Init type 0 with flags from a newer one', async () => {
     const old = rawPeer();
     await old.handshake(0x00080e); // 0.8.14: the v1 dialect
-    const init = await waitFor('A\'s Init', async () => old.messages().find((m) => m.kind === 'Init'), 5_000);
+    const init = await waitFor("A's Init", async () => old.messages().find((m) => m.kind === 'Init'), 5_000);
     expect(init).toMatchObject({ kind: 'Init', v3: false, flags: null, length: 5 });
     old.send({ kind: 'Init', v3: false, descriptor: 0, priority: NO_PRIORITY, length: 0, worksum: 0n, grid: [], flags: null });
     const ping = await waitFor('a ping', async () => old.messages().find((m) => m.kind === 'Ping'), 5_000);
@@ -111,7 +127,14 @@ describe('a peer that misbehaves is disconnected and recorded', () => {
     // A peer announces more work than ours: not synced while it is connected.
     expect((await A.get('/chain/head')).body.data.synced).toBe(false);
     // A header at height 1 with the wrong target.
-    const bad = serializeHeader({ prevHash: REGTEST.genesisHash, target: 0x0affffff, merkleRoot: new Uint8Array(32), version: 3, timestamp: Math.floor(Date.now() / 1000), nonce: 0 });
+    const bad = serializeHeader({
+      prevHash: REGTEST.genesisHash,
+      target: 0x0affffff,
+      merkleRoot: new Uint8Array(32),
+      version: 3,
+      timestamp: Math.floor(Date.now() / 1000),
+      nonce: 0,
+    });
     p.send({ kind: 'Batchrep', nonce: req.nonce, headers: [bad] });
     await p.waitClosed();
     await waitFor('the offense', async () => offenses().some((l) => l.includes('EDIFFICULTY 12')), 5_000);

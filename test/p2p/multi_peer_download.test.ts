@@ -28,7 +28,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
 });
 
 describe('download from several peers', () => {
@@ -37,7 +40,11 @@ describe('download from several peers', () => {
     nodes.push(D);
     const h = await sameHead(A, [D]);
     expect(h.height).toBe(300);
-    const line = await waitFor('the sync summary', async () => D.output().split('\n').find((l) => l.includes('Synced to height 300')));
+    const line = await waitFor('the sync summary', async () =>
+      D.output()
+        .split('\n')
+        .find((l) => l.includes('Synced to height 300')),
+    );
     expect(line, D.output()).toMatch(/Synced to height 300 from 127\.0\.0\.1:\d+ and [23] other peers \(300 blocks in /);
     // E is probed where its chain stands; while it holds another branch it is not asked for blocks
     // (it may join A's branch meanwhile: A, B and C learn its address from D). Nobody is punished,

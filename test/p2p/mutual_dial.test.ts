@@ -6,7 +6,12 @@ import { removeDir, type TestNode } from '../helpers/node.js';
 import { freePorts, startPeerNode, waitFor } from '../helpers/peers.js';
 
 const nodes: TestNode[] = [];
-afterAll(async () => { for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); } });
+afterAll(async () => {
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
+});
 
 it('two nodes dialling each other end with the one connection the lower port dialled', async () => {
   const [low, high] = await freePorts(2);
@@ -16,8 +21,11 @@ it('two nodes dialling each other end with the one connection the lower port dia
   nodes.push(B);
   const connections = async (n: TestNode) => (await n.data('/peers/connected/connection')) as { port: number }[];
   // Both dialled: both see two connections at some point or one at once; in the end, one each.
-  await waitFor('the duplicate to close', async () => (await connections(A)).length === 1 && (await connections(B)).length === 1
-    && /both nodes dialled each other/.test(A.output() + B.output()), 30_000);
+  await waitFor(
+    'the duplicate to close',
+    async () => (await connections(A)).length === 1 && (await connections(B)).length === 1 && /both nodes dialled each other/.test(A.output() + B.output()),
+    30_000,
+  );
   // A (lower port) holds its outbound connection to B's listen port; B holds the inbound end.
   expect((await connections(A))[0].port).toBe(high);
   expect((await connections(B))[0].port).not.toBe(low);

@@ -21,17 +21,16 @@ const FEE_CODE = fee16Encode(1_000_448n, 'up');
 let nodes: TestNode[] = [];
 
 afterEach(async () => {
-  for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
   nodes = [];
 });
 
-const mempoolHashes = async (n: TestNode): Promise<string[]> =>
-  (await n.get('/transaction/mempool')).body.data.map((e: any) => e.transaction.hash);
+const mempoolHashes = async (n: TestNode): Promise<string[]> => (await n.get('/transaction/mempool')).body.data.map((e: any) => e.transaction.hash);
 
-describe.each([
-  { heavier: 'A' },
-  { heavier: 'B' },
-])('a partition where $heavier carries more work', ({ heavier }) => {
+describe.each([{ heavier: 'A' }, { heavier: 'B' }])('a partition where $heavier carries more work', ({ heavier }) => {
   it('ends on the heavier chain on both nodes, with the orphaned transfer back in the mempool', async () => {
     // Shared history: 5 blocks mined on A, synced by B; then B runs unconnected.
     let A = await startPeerNode();
@@ -48,7 +47,11 @@ describe.each([
     await mine(heavy, HEAVY_ONLY.addressText, 1);
     // The lighter one: a transfer mined at height 8, 10 blocks in all.
     await mine(light, MINER.addressText, 1);
-    const req = signRequest(MINER.sk, { type: 'coinTransfer', toAddress: PAYEE.address, amount: 5_000_000n }, { pinHeight: 0, pinHash: REGTEST.genesisHash, nonceId: 1, feeCode: FEE_CODE });
+    const req = signRequest(
+      MINER.sk,
+      { type: 'coinTransfer', toAddress: PAYEE.address, amount: 5_000_000n },
+      { pinHeight: 0, pinHash: REGTEST.genesisHash, nonceId: 1, feeCode: FEE_CODE },
+    );
     const added = await light.post('/transaction/add', requestJson(req));
     expect(added.body.code, added.text).toBe(0);
     const txHash: string = added.body.data.txHash;

@@ -26,25 +26,37 @@ beforeAll(async () => {
   tip = await head(A);
 });
 
-afterAll(async () => { await A.stop(); await removeDir(A.dataDir); });
+afterAll(async () => {
+  await A.stop();
+  await removeDir(A.dataDir);
+});
 
 const raw: RawPeer[] = [];
-afterEach(() => { for (const p of raw.splice(0)) p.socket.destroy(); });
+afterEach(() => {
+  for (const p of raw.splice(0)) p.socket.destroy();
+});
 async function peer(): Promise<RawPeer> {
   const p = await initializedPeer(A.p2p!, { length: 0, worksum: 0n, grid: [] });
   raw.push(p);
   return p;
 }
 
-const randomIds = (n: number): TransactionId[] => Array.from({ length: n }, () => {
-  const b = randomBytes(12);
-  return { accountId: b.readBigUInt64BE(0) >> 1n, pinHeight: 0, nonceId: b.readUInt32BE(8) };
-});
-const frame = (m: Message): Uint8Array => { const { type, payload } = encodeMessage(m); return encodeFrame(type, payload); };
+const randomIds = (n: number): TransactionId[] =>
+  Array.from({ length: n }, () => {
+    const b = randomBytes(12);
+    return { accountId: b.readBigUInt64BE(0) >> 1n, pinHeight: 0, nonceId: b.readUInt32BE(8) };
+  });
+const frame = (m: Message): Uint8Array => {
+  const { type, payload } = encodeMessage(m);
+  return encodeFrame(type, payload);
+};
 const notify = (n: number) => frame({ kind: 'Txnotify', nonce: 1, txids: randomIds(n).map((id) => ({ id, feeCode: FEE })) });
 const txreq = (n: number) => frame({ kind: 'Txreq', nonce: 2, ids: randomIds(n) });
 
-const floods = () => A.output().split('\n').filter((l) => l.includes('offense recorded') && l.includes('EMSGFLOOD 5')).length;
+const floods = () =>
+  A.output()
+    .split('\n')
+    .filter((l) => l.includes('offense recorded') && l.includes('EMSGFLOOD 5')).length;
 
 /** Polls /chain/head `n` times: each answer is the chain's real head, whatever the peers do. */
 async function headStaysRight(n: number): Promise<void> {
@@ -100,8 +112,13 @@ describe('transaction relay budgets', () => {
   it('four peers flooding Txnotify and Txreq at once: all four get an offense; the head stays right', async () => {
     const before = floods();
     const ps = await Promise.all([peer(), peer(), peer(), peer()]);
-    const n = notify(4_444), r = txreq(5_000);
-    for (let i = 0; i < 50; i++) for (const p of ps) { p.write(n); p.write(r); }
+    const n = notify(4_444),
+      r = txreq(5_000);
+    for (let i = 0; i < 50; i++)
+      for (const p of ps) {
+        p.write(n);
+        p.write(r);
+      }
     await headStaysRight(10);
     for (const p of ps) await p.waitClosed();
     await waitFor('four offenses', async () => floods() >= before + 4, 5_000);

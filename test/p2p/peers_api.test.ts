@@ -27,13 +27,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const n of all()) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of all()) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
 });
 
 /** The id of `n`'s established outbound connection to `to` (from its log, once its schedule shows it connected). */
 async function liveConnectionId(n: TestNode, to: TestNode): Promise<number> {
-  await waitFor('the connection', async () => (await n.data('/peers/connection_schedule')).connectedVerified
-    .some((e: any) => e.schedule.address === to.p2p), 20_000);
+  await waitFor(
+    'the connection',
+    async () => (await n.data('/peers/connection_schedule')).connectedVerified.some((e: any) => e.schedule.address === to.p2p),
+    20_000,
+  );
   return connectionId(n, to);
 }
 
@@ -48,14 +54,16 @@ function rawFrom(localAddress: string, to: TestNode, send: string): { socket: So
   const [host, port] = to.p2p!.split(':');
   const socket = connect({ host, port: Number(port), localAddress });
   let got = Buffer.alloc(0);
-  socket.on('data', (d) => { got = Buffer.concat([got, d]); });
+  socket.on('data', (d) => {
+    got = Buffer.concat([got, d]);
+  });
   socket.on('error', () => {});
   socket.once('connect', () => socket.write(send));
   return { socket, closed: new Promise((r) => socket.once('close', () => r(got))) };
 }
 
 describe('peers of a small network', () => {
-  it('/peers/connected describes each peer\'s chain and connection', async () => {
+  it("/peers/connected describes each peer's chain and connection", async () => {
     const [peer] = await waitFor('B to see A', async () => {
       const list = await B.data('/peers/connected');
       return list.length ? list : null;
@@ -158,8 +166,11 @@ describe('restarts', () => {
     // B restarts without --connect: it dials A again from its address book.
     await B.stop();
     B = await startPeerNode([], B.dataDir, [`--bind=${B.p2p}`]);
-    await waitFor('B to reconnect to A', async () => (await B.data('/peers/connection_schedule')).connectedVerified
-      .some((e: any) => e.schedule.address === A.p2p), 20_000);
+    await waitFor(
+      'B to reconnect to A',
+      async () => (await B.data('/peers/connection_schedule')).connectedVerified.some((e: any) => e.schedule.address === A.p2p),
+      20_000,
+    );
     await mine(A, MINER.addressText, 1);
     await sameHead(A, [B]);
   });

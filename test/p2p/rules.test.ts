@@ -24,13 +24,26 @@ await initKernel();
 const B = 8640;
 const hdr = (fill: number) => new Uint8Array(80).fill(fill);
 const codeOf = (f: () => unknown): string => {
-  try { f(); } catch (e) { if (e instanceof NodeError) return e.errorName; throw e; }
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof NodeError) return e.errorName;
+    throw e;
+  }
   return 'no error';
 };
-const init = (length: number, worksum: bigint, grid: Uint8Array[] = []): InitMsg =>
-  ({ kind: 'Init', v3: true, descriptor: 4, priority: NO_PRIORITY, length, worksum, grid, flags: 0 });
+const init = (length: number, worksum: bigint, grid: Uint8Array[] = []): InitMsg => ({
+  kind: 'Init',
+  v3: true,
+  descriptor: 4,
+  priority: NO_PRIORITY,
+  length,
+  worksum,
+  grid,
+  flags: 0,
+});
 
-describe('a peer\'s chain description', () => {
+describe("a peer's chain description", () => {
   it('checks Init: length 0 ⇔ work 0, one grid entry per complete batch', () => {
     expect(codeOf(() => PeerChain.fromInit(init(0, 1n)))).toBe('EFAKEWORK');
     expect(codeOf(() => PeerChain.fromInit(init(5, 0n)))).toBe('EFAKEHEIGHT');
@@ -51,8 +64,30 @@ describe('a peer\'s chain description', () => {
     // The replaced descriptor must still be answered for 8 minutes.
     expect(c.expectsAnswers(4, 1000 + 8 * 60_000 - 1)).toBe(true);
     expect(c.expectsAnswers(4, 1000 + 8 * 60_000)).toBe(false);
-    expect(codeOf(() => c.rollback({ kind: 'SignedPinRollback', snapshot: { height: 1, hash: new Uint8Array(32), signature: new Uint8Array(65) }, length: 2 * B, worksum: 1n, descriptor: 6 }, 0))).toBe('EBADROLLBACKLEN');
-    c.rollback({ kind: 'SignedPinRollback', snapshot: { height: 1, hash: new Uint8Array(32), signature: new Uint8Array(65) }, length: B - 1, worksum: 1n, descriptor: 6 }, 0);
+    expect(
+      codeOf(() =>
+        c.rollback(
+          {
+            kind: 'SignedPinRollback',
+            snapshot: { height: 1, hash: new Uint8Array(32), signature: new Uint8Array(65) },
+            length: 2 * B,
+            worksum: 1n,
+            descriptor: 6,
+          },
+          0,
+        ),
+      ),
+    ).toBe('EBADROLLBACKLEN');
+    c.rollback(
+      {
+        kind: 'SignedPinRollback',
+        snapshot: { height: 1, hash: new Uint8Array(32), signature: new Uint8Array(65) },
+        length: B - 1,
+        worksum: 1n,
+        descriptor: 6,
+      },
+      0,
+    );
     expect({ length: c.length, grid: c.grid.length }).toEqual({ length: B - 1, grid: 0 });
   });
 });
@@ -106,7 +141,15 @@ describe('a staged header chain', () => {
     try {
       const chain = await Chain.open(db, TESTNET);
       const stage = new HeaderStage(chain, 0);
-      const h = (target: number) => serializeHeader({ prevHash: TESTNET.genesisHash, target, merkleRoot: new Uint8Array(32), version: 3, timestamp: Math.floor(Date.now() / 1000), nonce: 1 });
+      const h = (target: number) =>
+        serializeHeader({
+          prevHash: TESTNET.genesisHash,
+          target,
+          merkleRoot: new Uint8Array(32),
+          version: 3,
+          timestamp: Math.floor(Date.now() / 1000),
+          nonce: 1,
+        });
       expect(codeOf(() => stage.add(h(0x0affffff), Math.floor(Date.now() / 1000)))).toBe('EDIFFICULTY');
       expect(codeOf(() => stage.add(h(TESTNET.genesisTarget), Math.floor(Date.now() / 1000)))).toBe('EPOW');
       expect(stage.length).toBe(0);

@@ -12,9 +12,16 @@ const start = Date.UTC(2026, 0, 1);
 beforeEach(() => {
   vi.useFakeTimers({ now: start });
   dials = [];
-  schedule = new ConnectionSchedule((e) => dials.push({ address: e.address, at: Date.now() - start }), null, () => Date.now());
+  schedule = new ConnectionSchedule(
+    (e) => dials.push({ address: e.address, at: Date.now() - start }),
+    null,
+    () => Date.now(),
+  );
 });
-afterEach(() => { schedule.stop(); vi.useRealTimers(); });
+afterEach(() => {
+  schedule.stop();
+  vi.useRealTimers();
+});
 
 const dialsOf = (address: string) => dials.filter((d) => d.address === address).map((d) => d.at);
 const entry = (address: string) => schedule.get(address) as ScheduleEntry;
@@ -53,7 +60,10 @@ describe('one dial per IP per 30 s', () => {
     vi.advanceTimersByTime(40_000);
     expect(dialsOf('10.0.0.3:9186')).toEqual([0, 30_000]);
     // Failures double the backoff: from 200 ms it passes 30 s after eight more failures, and then rules.
-    for (let i = 0; i < 9; i++) { schedule.failed(e, 'ECONNREFUSED'); vi.advanceTimersByTime(200_000); }
+    for (let i = 0; i < 9; i++) {
+      schedule.failed(e, 'ECONNREFUSED');
+      vi.advanceTimersByTime(200_000);
+    }
     const at = dialsOf('10.0.0.3:9186');
     const gaps = at.slice(1).map((t, i) => t - at[i]);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(30_000);

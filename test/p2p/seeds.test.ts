@@ -29,7 +29,9 @@ const config = (args: string[]): Config => {
 const text = (es: readonly { host: string; port: number }[]) => es.map((e) => `${e.host}:${e.port}`);
 
 const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => { for (const c of cleanups.reverse()) await c(); });
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
 
 describe('the built-in seed lists', () => {
   it('are the reference lists: mainnet the union of 0.10 and 0.8.20, testnet two, regtest none', () => {
@@ -72,7 +74,13 @@ async function fakeSeed(): Promise<{ server: Server; port: number; hellos: Buffe
   const hellos: Buffer[] = [];
   const server = createServer((s) => {
     let got = Buffer.alloc(0);
-    s.on('data', (d) => { got = Buffer.concat([got, d]); if (got.length >= 14) { hellos.push(got); s.destroy(); } });
+    s.on('data', (d) => {
+      got = Buffer.concat([got, d]);
+      if (got.length >= 14) {
+        hellos.push(got);
+        s.destroy();
+      }
+    });
     s.on('error', () => {});
   });
   server.listen(0, '127.0.0.1');
@@ -95,10 +103,19 @@ describe('a mainnet node started with --seeds', () => {
     const lines: string[] = [];
     const log = { info: (l: string) => lines.push(l), warn: (l: string) => lines.push(l) };
     const p2p = await P2PNode.start({
-      network: c.network, bind: { host: '127.0.0.1', port: 0 }, connect: pinnedPeers(c.network, c.connect, !!c.seeds, table),
-      chain, mempool: new MempoolService(chain, new MinFeePolicy()), log, noPeerLogMs: 100,
+      network: c.network,
+      bind: { host: '127.0.0.1', port: 0 },
+      connect: pinnedPeers(c.network, c.connect, !!c.seeds, table),
+      chain,
+      mempool: new MempoolService(chain, new MinFeePolicy()),
+      log,
+      noPeerLogMs: 100,
     });
-    cleanups.push(async () => { await p2p.stop(); await db.close(); await removeDir(dir); });
+    cleanups.push(async () => {
+      await p2p.stop();
+      await db.close();
+      await removeDir(dir);
+    });
 
     for (const s of seeds) {
       const hello = await waitFor('the seed is dialled', async () => s.hellos[0]);
@@ -113,7 +130,10 @@ describe('a mainnet node started with --seeds', () => {
 
 describe('a node that was not asked to dial anyone', () => {
   let node: TestNode;
-  afterAll(async () => { await node?.stop(); if (node) await removeDir(node.dataDir); });
+  afterAll(async () => {
+    await node?.stop();
+    if (node) await removeDir(node.dataDir);
+  });
 
   it('dials no one, and on testnet answers synced: false in /chain/head and /chain/mine', async () => {
     node = await startNode(['--testnet', '--bind=127.0.0.1:0']);

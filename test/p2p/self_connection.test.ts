@@ -12,7 +12,12 @@ import { RawPeer } from '../helpers/raw_peer.js';
 
 await initKernel();
 const nodes: TestNode[] = [];
-afterAll(async () => { for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); } });
+afterAll(async () => {
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
+});
 
 describe('a connection to ourselves', () => {
   it('is closed when our own ping arrives, and the address is not dialled again', async () => {
@@ -29,7 +34,7 @@ describe('a connection to ourselves', () => {
 });
 
 describe('pong addresses', () => {
-  it('never list the asking peer\'s own address', async () => {
+  it("never list the asking peer's own address", async () => {
     const A = await startPeerNode();
     nodes.push(A);
     const B = await startPeerNode([A]);
@@ -47,14 +52,19 @@ describe('pong addresses', () => {
     const raw = new RawPeer(A.p2p!);
     try {
       await raw.handshake(undefined, Number(B.p2p!.split(':')[1]));
-      await waitFor('A\'s Init', async () => raw.messages().some((m) => m.kind === 'Init'), 10_000);
+      await waitFor("A's Init", async () => raw.messages().some((m) => m.kind === 'Init'), 10_000);
       const init = raw.messages().find((m) => m.kind === 'Init') as Extract<Message, { kind: 'Init' }>;
       raw.send({ ...init, priority: NO_PRIORITY, flags: 0 });
       raw.send({ kind: 'Ping', v2: true, nonce: 7, priority: NO_PRIORITY, maxAddresses: 10, maxTransactions: 0, ndiscard: 0 });
-      const pong = await waitFor('A\'s pong', async () => raw.messages().find((m) => m.kind === 'Pong' && m.nonce === 7), 10_000) as Extract<Message, { kind: 'Pong' }>;
+      const pong = (await waitFor("A's pong", async () => raw.messages().find((m) => m.kind === 'Pong' && m.nonce === 7), 10_000)) as Extract<
+        Message,
+        { kind: 'Pong' }
+      >;
       const listed = pong.addresses.map((a) => `${a.ip}:${a.port}`);
       expect(listed).toContain(C.p2p);
       expect(listed).not.toContain(B.p2p);
-    } finally { raw.socket.destroy(); }
+    } finally {
+      raw.socket.destroy();
+    }
   }, 90_000);
 });

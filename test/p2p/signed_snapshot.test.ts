@@ -20,14 +20,20 @@ import { ChainBuilder, FIRST_TIMESTAMP, wallet } from '../state/chain_fixture.js
 
 const sk = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? n : 0x33));
 const PARAMS: NetworkParams = { ...REGTEST, leaderKeys: [publicKeyOf(sk(1)), publicKeyOf(sk(2))], enforceSnapshots: true };
-const W1 = wallet(1), W2 = wallet(2);
+const W1 = wallet(1),
+  W2 = wallet(2);
 const snap = (key: number, height: number, hash: Uint8Array): VerifiedSnapshot => verifySnapshot(PARAMS, signSnapshot(height, hash, sk(key)));
 
 let a: ChainBuilder, b: ChainBuilder;
 let desc: ChainDescription;
 
 async function errorOf(p: Promise<unknown>): Promise<string | null> {
-  try { await p; return null; } catch (e) { return e instanceof NodeError ? e.errorName : String(e); }
+  try {
+    await p;
+    return null;
+  } catch (e) {
+    return e instanceof NodeError ? e.errorName : String(e);
+  }
 }
 
 /** The template block on `c` paying `miner` (not appended). */
@@ -47,7 +53,10 @@ beforeAll(async () => {
   a.chain.onChange((e) => desc.onEvent(e));
 });
 afterAll(async () => {
-  for (const c of [a, b]) { await c.close(); await removeDir(c.dir); }
+  for (const c of [a, b]) {
+    await c.close();
+    await removeDir(c.dir);
+  }
 });
 
 describe('signed snapshots on the chain', () => {
@@ -86,7 +95,8 @@ describe('signed snapshots on the chain', () => {
     const c = await ChainBuilder.create({ params: REGTEST });
     await c.mineMany(6, () => W2.address);
     for (let h = 1; h <= 6; h++) branch.push({ header: c.chain.rawHeaderAt(h), body: (await c.chain.block(h))!.body });
-    await c.close(); await removeDir(c.dir);
+    await c.close();
+    await removeDir(c.dir);
     expect(await errorOf(a.chain.switchBranch(0, branch, { now: FIRST_TIMESTAMP + 1000, skipPow: true }))).toBe('ELEADERMISMATCH');
     expect(a.length).toBe(3);
   });
@@ -109,7 +119,8 @@ describe('snapshot exchange with peers', () => {
   it('sends our snapshot once to a peer whose known priority is lower, never to one at or above it', () => {
     const ex = new SnapshotExchange(a.chain, () => {});
     const low = fakePeer();
-    ex.offer(low.peer); ex.offer(low.peer);
+    ex.offer(low.peer);
+    ex.offer(low.peer);
     expect(low.sent).toEqual([{ kind: 'Leader', snapshot: a.chain.snapshot }]);
     expect(low.peer.theirs).toEqual({ importance: 1, height: 3 });
     const high = fakePeer();
@@ -123,7 +134,11 @@ describe('snapshot exchange with peers', () => {
     const compatible = snap(1, 2, a.chain.hashAt(2));
     const conflicting = snap(1, 2, b.chain.hashAt(1));
     let code: string | null = null;
-    try { ex.checkRollback(compatible, { lower: 4, upper: 5 }); } catch (e) { code = (e as NodeError).errorName; }
+    try {
+      ex.checkRollback(compatible, { lower: 4, upper: 5 });
+    } catch (e) {
+      code = (e as NodeError).errorName;
+    }
     expect(code).toBe('EBADROLLBACK');
     ex.checkRollback(compatible, { lower: 2, upper: 5 }); // not known to agree at height 2
     ex.checkRollback(conflicting, { lower: 4, upper: 5 });

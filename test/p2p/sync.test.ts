@@ -28,7 +28,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
 });
 
 describe('three nodes', () => {
@@ -48,7 +51,9 @@ describe('three nodes', () => {
     expect((await sameHead(A, [B, C])).height).toBe(203);
     for (let h = 201; h <= 203; h++) {
       const hash = (await A.get(`/chain/block/${h}/hash`)).body.data;
-      const lines = B.output().split('\n').filter((l) => l.includes(`New block #${h} `));
+      const lines = B.output()
+        .split('\n')
+        .filter((l) => l.includes(`New block #${h} `));
       expect(lines, `block ${h}`).toHaveLength(1);
       expect(lines[0]).toMatch(new RegExp(`New block #${h} ${hash} from 127\\.0\\.0\\.1:\\d+$`));
     }
@@ -65,7 +70,11 @@ describe('three nodes', () => {
 
   it('a transaction submitted to C is relayed to A, mined there and seen by all', async () => {
     const pinHash = fromHex((await C.get('/chain/block/32/hash')).body.data)!;
-    const req = signRequest(MINER.sk, { type: 'coinTransfer', toAddress: PAYEE.address, amount: 12_345_678n }, { pinHeight: 32, pinHash, nonceId: 7, feeCode: FEE_CODE });
+    const req = signRequest(
+      MINER.sk,
+      { type: 'coinTransfer', toAddress: PAYEE.address, amount: 12_345_678n },
+      { pinHeight: 32, pinHash, nonceId: 7, feeCode: FEE_CODE },
+    );
     const added = await C.post('/transaction/add', requestJson(req));
     expect(added.body.code, added.text).toBe(0);
     const txHash = added.body.data.txHash;
@@ -85,13 +94,17 @@ describe('three nodes', () => {
 
   it('a node started later fills its mempool from its peer', async () => {
     const pinHash = fromHex((await A.get('/chain/block/32/hash')).body.data)!;
-    const req = signRequest(MINER.sk, { type: 'coinTransfer', toAddress: PAYEE.address, amount: 1_000n }, { pinHeight: 32, pinHash, nonceId: 8, feeCode: FEE_CODE });
+    const req = signRequest(
+      MINER.sk,
+      { type: 'coinTransfer', toAddress: PAYEE.address, amount: 1_000n },
+      { pinHeight: 32, pinHash, nonceId: 8, feeCode: FEE_CODE },
+    );
     const added = await A.post('/transaction/add', requestJson(req));
     expect(added.body.code, added.text).toBe(0);
     await waitFor('the transaction on C', async () => (await C.get(`/transaction/lookup/${added.body.data.txHash}`)).body.code === 0, 15_000);
     const D = await startPeerNode([A]);
     nodes.push(D);
     await sameHead(A, [D]);
-    await waitFor('the transaction in D\'s mempool', async () => (await D.get(`/transaction/lookup/${added.body.data.txHash}`)).body.code === 0, 15_000);
+    await waitFor("the transaction in D's mempool", async () => (await D.get(`/transaction/lookup/${added.body.data.txHash}`)).body.code === 0, 15_000);
   });
 });

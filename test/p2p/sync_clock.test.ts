@@ -10,14 +10,26 @@ test('a peer that timed out is set aside until the injected clock passes the set
   let nowMs = 1_700_000_000_000;
   const requests: string[] = [];
   const slow = {
-    address: '10.0.0.1:9186', initialized: true, stalled: false, busy: false, caps: { mayLeadSync: true },
+    address: '10.0.0.1:9186',
+    initialized: true,
+    stalled: false,
+    busy: false,
+    caps: { mayLeadSync: true },
     chain: { descriptor: 1, length: 5, worksum: 1n << 40n, grid: [] },
-    request: (m: { kind: string }) => { requests.push(m.kind); return Promise.reject(new RequestExpired()); },
+    request: (m: { kind: string }) => {
+      requests.push(m.kind);
+      return Promise.reject(new RequestExpired());
+    },
     close: () => {},
   } as unknown as Peer;
   const chain = { params: REGTEST, length: 0, worksum: 0n } as unknown as Chain;
   const warnings: string[] = [];
-  const sync = new SyncClient(chain, () => [slow], { info: () => {}, warn: (l) => warnings.push(l) }, () => nowMs);
+  const sync = new SyncClient(
+    chain,
+    () => [slow],
+    { info: () => {}, warn: (l) => warnings.push(l) },
+    () => nowMs,
+  );
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   try {
     sync.kick();

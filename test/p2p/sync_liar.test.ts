@@ -18,7 +18,10 @@ const liars: RawPeer[] = [];
 
 afterAll(async () => {
   for (const l of liars) l.socket.destroy();
-  for (const n of nodes) { await n.stop(); await removeDir(n.dataDir); }
+  for (const n of nodes) {
+    await n.stop();
+    await removeDir(n.dataDir);
+  }
 });
 
 const CLAIM = { length: 1, worksum: 1n << 200n, grid: [] };
@@ -32,12 +35,15 @@ describe('peers that claim work and do not deliver', () => {
     const stuck = await initializedPeer(A.p2p!, CLAIM);
     liars.push(silent, stuck);
     // `stuck` begins the reply to the first request it gets (its 10-byte frame header) and sends no more.
-    void waitFor('a sync request to the second liar', async () => asked(stuck), 30_000).then((req) => {
-      const header = new Uint8Array(10);
-      new DataView(header.buffer).setUint32(0, 2 + 1_000);
-      header[9] = req.kind === 'Batchreq' ? MSG.Batchrep : MSG.Proberep;
-      stuck.write(header);
-    }, () => {});
+    void waitFor('a sync request to the second liar', async () => asked(stuck), 30_000).then(
+      (req) => {
+        const header = new Uint8Array(10);
+        new DataView(header.buffer).setUint32(0, 2 + 1_000);
+        header[9] = req.kind === 'Batchreq' ? MSG.Batchrep : MSG.Proberep;
+        stuck.write(header);
+      },
+      () => {},
+    );
     await waitFor('a sync request to a liar', async () => asked(silent) ?? asked(stuck), 10_000);
     expect((await head(A)).synced).toBe(false);
     // An honest peer with a real chain arrives while the sync waits on the liars.
@@ -49,7 +55,9 @@ describe('peers that claim work and do not deliver', () => {
     expect(A.output()).toMatch(/Synced to height 4 from 127\.0\.0\.1:\d+ \(\d blocks in|New block #4 [0-9a-f]{64} from 127\.0\.0\.1:\d+/);
     expect((await head(A)).synced).toBe(true);
     for (const l of [silent, stuck]) await l.waitClosed(40_000);
-    const timeouts = A.output().split('\n').filter((x) => x.includes('offense recorded') && x.includes('ETIMEOUT 24'));
+    const timeouts = A.output()
+      .split('\n')
+      .filter((x) => x.includes('offense recorded') && x.includes('ETIMEOUT 24'));
     expect(timeouts).toHaveLength(2);
   }, 120_000);
 });

@@ -5,8 +5,7 @@ import { newBlockLine, progressLine, PROGRESS_INTERVAL_MS, SyncProgress } from '
 
 describe('progress lines', () => {
   it('name height, target, percent, blocks/s and the peer', () => {
-    expect(progressLine(1_234, 5_000, 412.345, '10.0.0.1:9186'))
-      .toBe('Sync progress: height 1234 of 5000 (24.68%), 412.3 blocks/s, from 10.0.0.1:9186');
+    expect(progressLine(1_234, 5_000, 412.345, '10.0.0.1:9186')).toBe('Sync progress: height 1234 of 5000 (24.68%), 412.3 blocks/s, from 10.0.0.1:9186');
     expect(progressLine(7, 0, 0, 'p')).toContain('(100.00%)');
   });
 

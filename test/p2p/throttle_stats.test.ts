@@ -83,14 +83,23 @@ describe('transmission statistics (§4.5)', () => {
     s.count('10.0.0.1', 100, 5);
     now += 60;
     s.count('10.0.0.1', 1, 2);
-    expect(s.view('m')).toEqual({ '10.0.0.1': [{ begin: 7_200, rx: 100, tx: 5 }, { begin: 7_260, rx: 1, tx: 2 }] });
+    expect(s.view('m')).toEqual({
+      '10.0.0.1': [
+        { begin: 7_200, rx: 100, tx: 5 },
+        { begin: 7_260, rx: 1, tx: 2 },
+      ],
+    });
     expect(s.view('h')).toEqual({ '10.0.0.1': [{ begin: 7_200, rx: 101, tx: 7 }] });
   });
 });
 
 describe('connection schedule (§4.2)', () => {
   it('drops a failed non-pinned feeler, retries a pinned one with doubling backoff', () => {
-    const s = new ConnectionSchedule(() => {}, null, () => 0);
+    const s = new ConnectionSchedule(
+      () => {},
+      null,
+      () => 0,
+    );
     const feeler = s.add({ host: '10.0.0.1', port: 1 }, false)!;
     const pinned = s.add({ host: '10.0.0.2', port: 2 }, true)!;
     s.failed(feeler, 'ECONNREFUSED');

@@ -18,7 +18,9 @@ import { loadTranscript, ReplayPeer, type Generation, type Transcript, type Unit
 
 await initKernel();
 const cleanups: (() => Promise<void> | void)[] = [];
-afterAll(async () => { for (const c of cleanups.reverse()) await c(); });
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
 
 const REFS: { generation: Generation; prefix: string }[] = [
   { generation: '0.10', prefix: 'ref-0.10.3' },
@@ -27,7 +29,10 @@ const REFS: { generation: Generation; prefix: string }[] = [
 
 async function node(args: string[]): Promise<TestNode> {
   const n = await startNode(['--regtest', '--bind=127.0.0.1:0', ...args]);
-  cleanups.push(async () => { await n.stop(); await removeDir(n.dataDir); });
+  cleanups.push(async () => {
+    await n.stop();
+    await removeDir(n.dataDir);
+  });
   return n;
 }
 
@@ -49,7 +54,9 @@ async function dial(n: TestNode): Promise<Socket> {
   const [host, port] = n.p2p!.split(':');
   const s = connect({ host, port: Number(port) });
   await once(s, 'connect');
-  cleanups.push(() => { s.destroy(); });
+  cleanups.push(() => {
+    s.destroy();
+  });
   return s;
 }
 
@@ -84,7 +91,7 @@ for (const { generation, prefix } of REFS) {
       await peer.replay(t.connections[0].messages);
       peer.emulate();
       const want = tip(t);
-      await waitFor('our node to reach the reference\'s tip', async () => (await head(n)).height === want.height, 60_000);
+      await waitFor("our node to reach the reference's tip", async () => (await head(n)).height === want.height, 60_000);
       expect(await head(n)).toMatchObject({ height: want.height, hash: want.hash });
       expect(want.hash).toBe(t.result.refHead.hash);
       expectClean(peer);
@@ -121,14 +128,21 @@ for (const { generation, prefix } of REFS) {
         if (submitted) return;
         submitted = true;
         const r = await n.post('/transaction/add', {
-          type: 'coinTransfer', pinHeight: fromOurs.pinHeight, nonceId: fromOurs.nonceId, feeE8: fromOurs.feeE8,
-          toAddr: fromOurs.toAddr, coinE8: fromOurs.amountE8, signature65: fromOurs.signature65,
+          type: 'coinTransfer',
+          pinHeight: fromOurs.pinHeight,
+          nonceId: fromOurs.nonceId,
+          feeE8: fromOurs.feeE8,
+          toAddr: fromOurs.toAddr,
+          coinE8: fromOurs.amountE8,
+          signature65: fromOurs.signature65,
         });
         expect(r.body.code, r.text).toBe(0);
       };
       const mempool = async () => ((await n.data('/transaction/mempool')) as { transaction: { hash: string } }[]).map((e) => e.transaction.hash);
       // Before the reference's first unit naming our transaction, the user submits it to our node.
-      const before = async (u: Unit) => { if (JSON.stringify(u.decoded ?? {}).includes(`"nonceId":${fromOurs.nonceId}`)) await submitOurs(); };
+      const before = async (u: Unit) => {
+        if (JSON.stringify(u.decoded ?? {}).includes(`"nonceId":${fromOurs.nonceId}`)) await submitOurs();
+      };
 
       const peers: ReplayPeer[] = [];
       for (const [i, c] of t.connections.entries()) {
@@ -138,7 +152,7 @@ for (const { generation, prefix } of REFS) {
         peers.push(peer);
         await peer.replay(c.messages);
         await peer.settled();
-        if (i === 0) await waitFor('the reference\'s transaction in our mempool', async () => (await mempool()).includes(fromRef.txHash), 20_000);
+        if (i === 0) await waitFor("the reference's transaction in our mempool", async () => (await mempool()).includes(fromRef.txHash), 20_000);
       }
       expect(await mempool()).toContain(fromOurs.txHash);
       // Our transaction went to the reference in the reply form it parses: Txrep 31 to 0.10, LegacyTxrep 15 to 0.8.

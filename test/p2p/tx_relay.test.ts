@@ -20,15 +20,26 @@ const CAPACITY = 10_000;
 
 function tx(originId: bigint, feeCode: number): PendingTx {
   return {
-    hash: new Uint8Array(32).fill(Number(originId % 251n)), payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount: 1n },
-    originId, originAddress: new Uint8Array(20), pinHeight: 0, pinHash: new Uint8Array(32), nonceId: 1, feeCode, feeE8: BigInt(feeCode), signature: new Uint8Array(65),
+    hash: new Uint8Array(32).fill(Number(originId % 251n)),
+    payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount: 1n },
+    originId,
+    originAddress: new Uint8Array(20),
+    pinHeight: 0,
+    pinHash: new Uint8Array(32),
+    nonceId: 1,
+    feeCode,
+    feeE8: BigInt(feeCode),
+    signature: new Uint8Array(65),
   };
 }
 
 /** A full mempool that refuses to be listed whole. */
 class Unlistable extends Mempool {
   listed = false;
-  override all(): PendingTx[] { if (this.listed) throw new Error('a whole-pool scan'); return super.all(); }
+  override all(): PendingTx[] {
+    if (this.listed) throw new Error('a whole-pool scan');
+    return super.all();
+  }
 }
 
 function setup() {
@@ -37,10 +48,18 @@ function setup() {
   const everything = pool.all();
   pool.listed = true;
   const admitted: SignedRequest[] = [];
-  const add = async (r: SignedRequest) => { admitted.push(r); throw new Error('refused'); };
+  const add = async (r: SignedRequest) => {
+    admitted.push(r);
+    throw new Error('refused');
+  };
   const service = { pool, minFeeCode: 100, add } as unknown as MempoolService;
   const sent: Message[] = [];
-  const peer = { caps: capabilitiesOf({ major: 0, minor: 10, patch: 3 }), conn: { closed: false }, address: 'test', send: (m: Message) => sent.push(m) } as unknown as Peer;
+  const peer = {
+    caps: capabilitiesOf({ major: 0, minor: 10, patch: 3 }),
+    conn: { closed: false },
+    address: 'test',
+    send: (m: Message) => sent.push(m),
+  } as unknown as Peer;
   return { pool, everything, relay: new TxRelay(service), sent, peer, admitted };
 }
 
@@ -52,7 +71,11 @@ describe('TxRelay with a full mempool', () => {
     expect(sent.pop()).toMatchObject({ kind: 'Txrep', nonce: 5, txs: [{ feeCode: everything[3].feeCode }, null] });
     // An offer of a held tx at a higher fee (a replacement), the same fee (not wanted) and a new id.
     const held = everything[9];
-    relay.offered(peer, [{ id: id(held), feeCode: held.feeCode + 1 }, { id: id(everything[10]), feeCode: everything[10].feeCode }, { id: { accountId: 10n ** 9n, pinHeight: 0, nonceId: 2 }, feeCode: 120 }]);
+    relay.offered(peer, [
+      { id: id(held), feeCode: held.feeCode + 1 },
+      { id: id(everything[10]), feeCode: everything[10].feeCode },
+      { id: { accountId: 10n ** 9n, pinHeight: 0, nonceId: 2 }, feeCode: 120 },
+    ]);
     expect(sent.pop()).toMatchObject({ kind: 'Txreq', ids: [id(held), { accountId: 10n ** 9n, nonceId: 2 }] });
     const sample = relay.sample(peer, 100);
     const top = new Set(everything.slice(0, 800).map((t) => t.originId));
@@ -71,8 +94,11 @@ describe('TxRelay with a full mempool', () => {
     const { relay, sent, peer, admitted } = setup();
     const id = (nonceId: number) => ({ accountId: 10n ** 9n, pinHeight: 0, nonceId });
     const wire = (nonceId: number): WireTransaction => ({
-      id: id(nonceId), reserved: new Uint8Array(3), feeCode: 120,
-      payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount: 1n }, signature: new Uint8Array(65),
+      id: id(nonceId),
+      reserved: new Uint8Array(3),
+      feeCode: 120,
+      payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount: 1n },
+      signature: new Uint8Array(65),
     });
     relay.offered(peer, [{ id: id(1), feeCode: 120 }]);
     const req = sent.pop()!;

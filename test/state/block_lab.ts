@@ -49,7 +49,12 @@ export class BlockLab {
   private nonce = 0;
   private now = 1_700_000_000;
 
-  private constructor(readonly dir: string, readonly db: Db, readonly chain: Chain, readonly mempool: MempoolService) {}
+  private constructor(
+    readonly dir: string,
+    readonly db: Db,
+    readonly chain: Chain,
+    readonly mempool: MempoolService,
+  ) {}
 
   static async create(): Promise<BlockLab> {
     const dir = await mkdtemp(join(tmpdir(), 'wartnode-lab-'));
@@ -94,7 +99,11 @@ export class BlockLab {
    * A signed entry for the next block, bypassing the mempool: `nonceId` defaults to a fresh one,
    * the pin to the newest pin height; `toId` names the recipient of a transfer.
    */
-  async entry(w: TestWallet, payload: TransactionPayload, o: { nonceId?: number; pinHeight?: number; toId?: bigint; originId?: bigint } = {}): Promise<SignedEntry> {
+  async entry(
+    w: TestWallet,
+    payload: TransactionPayload,
+    o: { nonceId?: number; pinHeight?: number; toId?: bigint; originId?: bigint } = {},
+  ): Promise<SignedEntry> {
     const tx = await this.pending(w, payload, o);
     const toId = o.toId ?? ('toAddress' in payload ? await accountIdOf(dbReader(this.db), payload.toAddress) : null);
     return bodyEntry(tx, relativePinFor(this.chain.length + 1, tx.pinHeight)!, toId ?? null);
@@ -109,8 +118,17 @@ export class BlockLab {
     const req = signRequest(w.sk, payload, { pinHeight, pinHash, nonceId, feeCode: FEE_CODE });
     const asset = 'assetHash' in payload ? await assetByHash(dbReader(this.db), payload.assetHash) : null;
     return {
-      hash: txHash({ pinHash, pinHeight, nonceId, feeE8 }, payload), payload, originId: o.originId ?? (await this.id(w)),
-      originAddress: w.address, pinHeight, pinHash, nonceId, feeCode: FEE_CODE, feeE8, signature: req.signature, assetId: asset?.id,
+      hash: txHash({ pinHash, pinHeight, nonceId, feeE8 }, payload),
+      payload,
+      originId: o.originId ?? (await this.id(w)),
+      originAddress: w.address,
+      pinHeight,
+      pinHash,
+      nonceId,
+      feeCode: FEE_CODE,
+      feeE8,
+      signature: req.signature,
+      assetId: asset?.id,
     };
   }
 
@@ -119,12 +137,23 @@ export class BlockLab {
     const s = emptyTokenSection(assetId);
     for (const e of entries) {
       switch (e.kind) {
-        case 'assetTransfer': s.assetTransfers.push(e); break;
-        case 'shareTransfer': s.shareTransfers.push(e); break;
-        case 'limitSwap': s.limitSwaps.push(e); break;
-        case 'liquidityDeposit': s.liquidityDeposits.push(e); break;
-        case 'liquidityWithdrawal': s.liquidityWithdrawals.push(e); break;
-        default: throw new Error(`${e.kind} is no token-section entry`);
+        case 'assetTransfer':
+          s.assetTransfers.push(e);
+          break;
+        case 'shareTransfer':
+          s.shareTransfers.push(e);
+          break;
+        case 'limitSwap':
+          s.limitSwaps.push(e);
+          break;
+        case 'liquidityDeposit':
+          s.liquidityDeposits.push(e);
+          break;
+        case 'liquidityWithdrawal':
+          s.liquidityWithdrawals.push(e);
+          break;
+        default:
+          throw new Error(`${e.kind} is no token-section entry`);
       }
     }
     return s;

@@ -23,10 +23,17 @@ beforeAll(async () => {
   AT = assetTokenId(lab.tok.id);
   LT = liquidityTokenId(lab.tok.id);
 });
-afterAll(async () => { await lab?.close(); });
+afterAll(async () => {
+  await lab?.close();
+});
 
-const order = (isBuy: boolean, amount: bigint, limit: Uint8Array, asset = lab.tok) =>
-  ({ type: 'limitSwap' as const, assetHash: asset.hash, isBuy, amount, limit });
+const order = (isBuy: boolean, amount: bigint, limit: Uint8Array, asset = lab.tok) => ({
+  type: 'limitSwap' as const,
+  assetHash: asset.hash,
+  isBuy,
+  amount,
+  limit,
+});
 const deposit = (base: bigint, quote: bigint, asset = lab.tok) => ({ type: 'liquidityDeposit' as const, assetHash: asset.hash, base, quote });
 const withdraw = (shares: bigint) => ({ type: 'liquidityWithdrawal' as const, assetHash: lab.tok.hash, shares });
 const pool = (asset = lab.tok) => poolOf(dbReader(lab.db), asset.id);
@@ -79,7 +86,11 @@ describe('orders and pools', () => {
   it('withdrawals: more than the pool issued is EPOOLREDEEM, more than the account holds EBALANCE', async () => {
     const { shares } = await pool();
     expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.A, withdraw(shares + 1n))])] })).toBe('EPOOLREDEEM');
-    await lab.append({ tokenSections: [lab.section([await lab.entry(lab.A, { type: 'tokenTransfer', assetHash: lab.tok.hash, isLiquidity: true, toAddress: lab.B.address, amount: 1_000n })])] });
+    await lab.append({
+      tokenSections: [
+        lab.section([await lab.entry(lab.A, { type: 'tokenTransfer', assetHash: lab.tok.hash, isLiquidity: true, toAddress: lab.B.address, amount: 1_000n })]),
+      ],
+    });
     expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.B, withdraw(1_001n))])] })).toBe('EBALANCE');
   });
 
@@ -89,7 +100,9 @@ describe('orders and pools', () => {
     const p0 = await pool();
     const part = (x: bigint) => (1_000_000n * x) / p0.shares;
     const [coin, tok, lt] = [await lab.balance(lab.A, COIN_TOKEN_ID), await lab.balance(lab.A, AT), await lab.balance(lab.A, LT)];
-    await lab.append({ tokenSections: [lab.section([await lab.entry(lab.A, withdraw(1_000_000n))]), lab.section([await lab.entry(lab.A, withdraw(1_000_000n))])] });
+    await lab.append({
+      tokenSections: [lab.section([await lab.entry(lab.A, withdraw(1_000_000n))]), lab.section([await lab.entry(lab.A, withdraw(1_000_000n))])],
+    });
     expect(await pool()).toEqual({ base: p0.base - part(p0.base), quote: p0.quote - part(p0.quote), shares: p0.shares - 1_000_000n });
     expect((await lab.balance(lab.A, LT)).total).toBe(lt.total - 2_000_000n);
     expect((await lab.balance(lab.A, AT)).total).toBe(tok.total + 2n * part(p0.base));
@@ -132,7 +145,7 @@ describe('cancelations', () => {
 
   it('a cancelation may cancel the id an earlier cancelation of the block carries, not a later one', async () => {
     const c1 = await lab.entry(lab.B, { type: 'cancelation', cancelHeight: 0, cancelNonceId: 987_654 });
-    const pinHeight = 32 * Math.floor((lab.chain.length) / 32);
+    const pinHeight = 32 * Math.floor(lab.chain.length / 32);
     const c2 = await lab.entry(lab.B, { type: 'cancelation', cancelHeight: pinHeight, cancelNonceId: c1.pinNonce.nonceId });
     expect(await lab.refusal({ cancelations: [c2, c1] })).toBe('ENONCE');
     expect(await lab.refusal({ cancelations: [c1, c2] })).toBe('none');
@@ -148,7 +161,9 @@ describe('limits that are no price', () => {
     expect(await lab.refusal({ tokenSections: [lab.section([await lab.entry(lab.A, order(false, 5n, AT_9, tok))], tok.id)] })).toBe('EREFABORT');
     // and so does its cancelation (the store is read by transaction id)
     const [stored] = (await openOrders(lab.A)).filter((o) => o.assetId === tok.id);
-    expect(await lab.refusal({ cancelations: [await lab.entry(lab.A, { type: 'cancelation', cancelHeight: stored.pinHeight, cancelNonceId: stored.nonceId })] })).toBe('EREFABORT');
+    expect(
+      await lab.refusal({ cancelations: [await lab.entry(lab.A, { type: 'cancelation', cancelHeight: stored.pinHeight, cancelNonceId: stored.nonceId })] }),
+    ).toBe('EREFABORT');
   });
 });
 

@@ -5,13 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { candlesOf } from '../../ts/state/candles.js';
 
 /** A trade of `base` smallest units of a 0-decimal asset for `quote` coin E8 (doubles as §11.1 converts them). */
-const trade = (height: number, timestamp: number, base: number, quote: number) =>
-  ({ height, timestamp, base: BigInt(base), quote: BigInt(quote), reference: { base, quote: quote * 1e-8 } });
+const trade = (height: number, timestamp: number, base: number, quote: number) => ({
+  height,
+  timestamp,
+  base: BigInt(base),
+  quote: BigInt(quote),
+  reference: { base, quote: quote * 1e-8 },
+});
 /** The exact price pair of a trade. */
 const p = (base: number, quote: number) => ({ base: BigInt(base), quote: BigInt(quote) });
 
 describe('candlesOf', () => {
-  it('opens a candle per bucket, with the first trade\'s height, and leaves gaps empty', () => {
+  it("opens a candle per bucket, with the first trade's height, and leaves gaps empty", () => {
     const c = candlesOf([trade(10, 600, 2, 1), trade(11, 650, 1, 1), trade(30, 1500, 4, 1)], 300);
     expect(c.map(({ reference, ...exact }) => exact)).toEqual([
       { begin: 600, height: 10, open: p(2, 1), high: p(1, 1), low: p(2, 1), close: p(1, 1), base: 3n, quote: 2n },

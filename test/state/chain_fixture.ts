@@ -18,7 +18,10 @@ import { signCoinTransfer } from '../helpers/wallet.js';
 
 await initKernel(); // wallets derive addresses at import time of the tests
 
-export interface Wallet { sk: Uint8Array; address: Uint8Array }
+export interface Wallet {
+  sk: Uint8Array;
+  address: Uint8Array;
+}
 
 /** A deterministic key pair from a small seed. */
 export function wallet(seed: number): Wallet {
@@ -26,13 +29,24 @@ export function wallet(seed: number): Wallet {
   return { sk, address: addressOfPrivateKey(sk) };
 }
 
-export interface Transfer { from: Wallet; to: Uint8Array; amount: bigint; feeE8: bigint; nonceId: number }
+export interface Transfer {
+  from: Wallet;
+  to: Uint8Array;
+  amount: bigint;
+  feeE8: bigint;
+  nonceId: number;
+}
 
 /** The first block's timestamp; block h gets FIRST_TIMESTAMP + spacing·(h − 1) unless told otherwise. */
 export const FIRST_TIMESTAMP = 1_700_000_000;
 
 export class ChainBuilder {
-  private constructor(readonly dir: string, readonly db: Db, readonly chain: Chain, private readonly spacing: number) {}
+  private constructor(
+    readonly dir: string,
+    readonly db: Db,
+    readonly chain: Chain,
+    private readonly spacing: number,
+  ) {}
 
   /** A fresh chain in a new temporary data directory (`dir`), blocks `spacing` seconds apart. */
   static async create(opts: { params?: NetworkParams; spacing?: number } = {}): Promise<ChainBuilder> {
@@ -41,7 +55,9 @@ export class ChainBuilder {
     return new ChainBuilder(dir, db, await Chain.open(db, opts.params ?? REGTEST), opts.spacing ?? 20);
   }
 
-  get length(): number { return this.chain.length; }
+  get length(): number {
+    return this.chain.length;
+  }
 
   /** A coin transfer for the next block, pinned to the newest pin height and signed by `t.from`. */
   async signTransfer(t: Transfer): Promise<PendingTx> {
@@ -50,8 +66,13 @@ export class ChainBuilder {
     const originId = await accountIdOf(s, t.from.address);
     if (originId === undefined || (await accountIdOf(s, t.to)) === undefined) throw new Error('transfers need existing accounts');
     return signCoinTransfer(t.from.sk, {
-      pinHeight, pinHash: this.chain.hashAt(pinHeight), nonceId: t.nonceId, feeCode: fee16Encode(t.feeE8, 'closest'),
-      originId, toAddress: t.to, amount: t.amount,
+      pinHeight,
+      pinHash: this.chain.hashAt(pinHeight),
+      nonceId: t.nonceId,
+      feeCode: fee16Encode(t.feeE8, 'closest'),
+      originId,
+      toAddress: t.to,
+      amount: t.amount,
     });
   }
 

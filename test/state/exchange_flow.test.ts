@@ -29,10 +29,14 @@ import { TestWallet, signRequest } from '../helpers/wallet.js';
 
 await initKernel();
 
-const A = TestWallet.fromSeed(31), B = TestWallet.fromSeed(32), M = TestWallet.fromSeed(33);
+const A = TestWallet.fromSeed(31),
+  B = TestWallet.fromSeed(32),
+  M = TestWallet.fromSeed(33);
 const FEE_CODE = 0x4fa2; // 0.01000448, the default minimum
 const dirs: string[] = [];
-afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
 
 describe('the exchange end to end (in process)', () => {
   it('creates, transfers, pools, matches, cancels, withdraws, and rolls back', async () => {
@@ -42,7 +46,8 @@ describe('the exchange end to end (in process)', () => {
     const chain = await Chain.open(db, REGTEST);
     const mempool = new MempoolService(chain, new MinFeePolicy());
     const s = dbReader(db);
-    let now = 1_700_000_000, nonce = 0;
+    let now = 1_700_000_000,
+      nonce = 0;
     const mine = async (to = M) => {
       now += 20;
       const t = await chain.locked(() => buildTemplate(chain, db, to.address, now, mempool.pool.all()));
@@ -62,7 +67,8 @@ describe('the exchange end to end (in process)', () => {
     digests.push(await digest(db));
     const asset = (await assetByHash(s, created.hash))!;
     expect(asset).toMatchObject({ name: 'TOK', decimals: 2, supply: 1_000_000n, height: chain.length });
-    const AT = assetTokenId(asset.id), LT = liquidityTokenId(asset.id);
+    const AT = assetTokenId(asset.id),
+      LT = liquidityTokenId(asset.id);
     expect((await bal(A, AT)).total).toBe(1_000_000n);
 
     // Asset transfer to B, deposit by A (100,000 units + 5 coins).
@@ -89,7 +95,10 @@ describe('the exchange end to end (in process)', () => {
     const pool1 = await poolOf(s, asset.id);
     expect(pool1.base * pool1.quote).toBeGreaterThanOrEqual(pool0.base * pool0.quote);
     // Locks equal the open orders' remaining (exchange.md §3.1 invariant).
-    for (const [w, token] of [[A, COIN_TOKEN_ID], [B, AT]] as const) {
+    for (const [w, token] of [
+      [A, COIN_TOKEN_ID],
+      [B, AT],
+    ] as const) {
       const id = (await accountIdOf(s, w.address))!;
       const open = await accountOrders(db, id);
       const spend = open.filter((o) => (token === COIN_TOKEN_ID) === o.isBuy).reduce((x, o) => x + o.amount - o.filled, 0n);
@@ -125,8 +134,9 @@ describe('the exchange end to end (in process)', () => {
     expect((await poolOf(s, asset.id)).shares).toBe(7_071_067n - 3_535_533n);
 
     // Bad withdrawals never reach a block: more shares than owned is refused at admission.
-    await expect(submit(A, { type: 'liquidityWithdrawal', assetHash: asset.hash, shares: 10n ** 12n }))
-      .rejects.toSatisfy((e) => e instanceof NodeError && e.code === 184);
+    await expect(submit(A, { type: 'liquidityWithdrawal', assetHash: asset.hash, shares: 10n ** 12n })).rejects.toSatisfy(
+      (e) => e instanceof NodeError && e.code === 184,
+    );
 
     // Rollback restores every earlier state exactly.
     for (let i = digests.length - 1; i > 0; i--) {

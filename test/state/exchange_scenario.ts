@@ -47,8 +47,22 @@ export interface ExchangeScenario {
   zed: Asset;
   /** The signed transactions by name, as admitted. */
   tx: Record<
-    'createTok' | 'createToken' | 'createZed' | 'sendTok' | 'sendZed' | 'deposit' | 'sell' | 'buy' | 'bid' | 'ask' |
-    'cancelBid' | 'cancelNothing' | 'withdraw' | 'sendShares', PendingTx>;
+    | 'createTok'
+    | 'createToken'
+    | 'createZed'
+    | 'sendTok'
+    | 'sendZed'
+    | 'deposit'
+    | 'sell'
+    | 'buy'
+    | 'bid'
+    | 'ask'
+    | 'cancelBid'
+    | 'cancelNothing'
+    | 'withdraw'
+    | 'sendShares',
+    PendingTx
+  >;
   /** Signs and admits a transaction (pinned to the genesis, a fresh nonce id). */
   submit(w: TestWallet, payload: TransactionPayload): Promise<PendingTx>;
   /** Mines the mempool into the next block, paying M. */
@@ -61,7 +75,9 @@ export async function exchangeScenario(): Promise<ExchangeScenario> {
   const { db } = await openDatabase(dir);
   const chain = await Chain.open(db, REGTEST);
   const mempool = new MempoolService(chain, new MinFeePolicy());
-  const A = TestWallet.fromSeed(41), B = TestWallet.fromSeed(42), M = TestWallet.fromSeed(43);
+  const A = TestWallet.fromSeed(41),
+    B = TestWallet.fromSeed(42),
+    M = TestWallet.fromSeed(43);
   let nonce = 0;
   const submit = (w: TestWallet, payload: TransactionPayload) =>
     mempool.add(signRequest(w.sk, payload, { pinHeight: 0, pinHash: chain.hashAt(0), nonceId: ++nonce, feeCode: FEE_CODE }));
@@ -81,7 +97,9 @@ export async function exchangeScenario(): Promise<ExchangeScenario> {
   const createToken = await submit(A, { type: 'assetCreation', supply: 10n ** 15n, precision: 8, name: assetNameBytes('TOKEN') });
   const createZed = await submit(B, { type: 'assetCreation', supply: 500n, precision: 0, name: assetNameBytes('ZED') });
   await mine();
-  const tok = (await assetByHash(s, createTok.hash))!, token = (await assetByHash(s, createToken.hash))!, zed = (await assetByHash(s, createZed.hash))!;
+  const tok = (await assetByHash(s, createTok.hash))!,
+    token = (await assetByHash(s, createToken.hash))!,
+    zed = (await assetByHash(s, createZed.hash))!;
 
   const sendTok = await submit(A, { type: 'tokenTransfer', assetHash: tok.hash, isLiquidity: false, toAddress: B.address, amount: 200_000n });
   const sendZed = await submit(B, { type: 'tokenTransfer', assetHash: zed.hash, isLiquidity: false, toAddress: A.address, amount: 7n });
@@ -102,9 +120,23 @@ export async function exchangeScenario(): Promise<ExchangeScenario> {
 
   const ids = { A: (await accountIdOf(s, A.address))!, B: (await accountIdOf(s, B.address))!, M: (await accountIdOf(s, M.address))! };
   return {
-    dir, db, chain, mempool, A, B, M, ids, tok, token, zed,
+    dir,
+    db,
+    chain,
+    mempool,
+    A,
+    B,
+    M,
+    ids,
+    tok,
+    token,
+    zed,
     tx: { createTok, createToken, createZed, sendTok, sendZed, deposit, sell, buy, bid, ask, cancelBid, cancelNothing, withdraw, sendShares },
-    submit, mine,
-    close: async () => { await chain.idle(); await db.close(); },
+    submit,
+    mine,
+    close: async () => {
+      await chain.idle();
+      await db.close();
+    },
   };
 }

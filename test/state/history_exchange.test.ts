@@ -6,17 +6,20 @@ import { U64_MAX } from '../../ts/core/amount.js';
 import { concatBytes, toHex } from '../../ts/core/hex.js';
 import { sha256 } from '../../ts/kernel/hash.js';
 import { u64Value } from '../../ts/store/keys.js';
-import {
-  accountTransactions, blockTransactions, transactionByHash, type MinedTransaction,
-} from '../../ts/state/history_query.js';
+import { accountTransactions, blockTransactions, transactionByHash, type MinedTransaction } from '../../ts/state/history_query.js';
 import { orderById } from '../../ts/state/orders.js';
 import { dbReader } from '../../ts/state/ledger.js';
 import { removeDir } from '../helpers/node.js';
 import { exchangeScenario, type ExchangeScenario } from './exchange_scenario.js';
 
 let sc: ExchangeScenario;
-beforeAll(async () => { sc = await exchangeScenario(); });
-afterAll(async () => { await sc.close(); await removeDir(sc.dir); });
+beforeAll(async () => {
+  sc = await exchangeScenario();
+});
+afterAll(async () => {
+  await sc.close();
+  await removeDir(sc.dir);
+});
 
 const hex = (b: Uint8Array | null) => (b === null ? null : toHex(b));
 
@@ -47,7 +50,11 @@ describe('token-era history entries', () => {
 
   it('decodes asset and liquidity-token transfers', async () => {
     const t = await byHash(sc.tx.sendTok.hash, 'tokenTransfer');
-    expect(t).toMatchObject({ isLiquidity: false, asset: { id: sc.tok.id, name: 'TOK', decimals: 2 }, entry: { kind: 'assetTransfer', amount: 200_000n, toId: sc.ids.B } });
+    expect(t).toMatchObject({
+      isLiquidity: false,
+      asset: { id: sc.tok.id, name: 'TOK', decimals: 2 },
+      entry: { kind: 'assetTransfer', amount: 200_000n, toId: sc.ids.B },
+    });
     expect([hex(t.originAddress), hex(t.toAddress)]).toEqual([toHex(sc.A.address), toHex(sc.B.address)]);
     const z = await byHash(sc.tx.sendZed.hash, 'tokenTransfer');
     expect(z).toMatchObject({ isLiquidity: false, asset: { id: sc.zed.id }, entry: { amount: 7n, originId: sc.ids.B, toId: sc.ids.A } });
@@ -62,11 +69,16 @@ describe('token-era history entries', () => {
     const [m] = (await block(8)).filter((t) => t.kind === 'match');
     if (m.kind !== 'match') throw new Error('no match');
     // §6.4 against the pool the match left: β = ⌊σ·R_b/S⌋, κ = ⌊σ·R_q/S⌋.
-    const S = 7_071_067n, { base, quote } = m.record.poolAfter;
-    expect(w).toMatchObject({ asset: { id: sc.tok.id }, entry: { shares: 1_000_000n }, received: { base: 1_000_000n * base / S, quote: 1_000_000n * quote / S } });
+    const S = 7_071_067n,
+      { base, quote } = m.record.poolAfter;
+    expect(w).toMatchObject({
+      asset: { id: sc.tok.id },
+      entry: { shares: 1_000_000n },
+      received: { base: (1_000_000n * base) / S, quote: (1_000_000n * quote) / S },
+    });
   });
 
-  it('reports each order\'s current remaining: 0 once filled or canceled (§5.3, P4)', async () => {
+  it("reports each order's current remaining: 0 once filled or canceled (§5.3, P4)", async () => {
     const s = dbReader(sc.db);
     const sell = await byHash(sc.tx.sell.hash, 'limitSwap');
     const buy = await byHash(sc.tx.buy.hash, 'limitSwap');
@@ -95,7 +107,7 @@ describe('token-era history entries', () => {
     expect(m.record.poolAfter.base * m.record.poolAfter.quote).toBeGreaterThanOrEqual(100_000n * 500_000_000n);
   });
 
-  it('names the canceled order\'s transaction, or null when nothing was canceled (§5.4)', async () => {
+  it("names the canceled order's transaction, or null when nothing was canceled (§5.4)", async () => {
     const c = await byHash(sc.tx.cancelBid.hash, 'cancelation');
     expect(c).toMatchObject({ entry: { cancelHeight: 0, cancelNonceId: sc.tx.bid.nonceId, originId: sc.ids.A } });
     expect(hex(c.canceledTxHash)).toBe(toHex(sc.tx.bid.hash));

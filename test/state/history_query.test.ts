@@ -10,7 +10,8 @@ import { accountIdOf, dbReader } from '../../ts/state/ledger.js';
 import { removeDir } from '../helpers/node.js';
 import { ChainBuilder, wallet } from './chain_fixture.js';
 
-const A = wallet(1), B = wallet(2);
+const A = wallet(1),
+  B = wallet(2);
 const COIN = 100_000_000n;
 const FEE = 1_000_448n; // exactly representable (0x4fa2)
 let c: ChainBuilder;
@@ -22,7 +23,8 @@ beforeAll(async () => {
   c = await ChainBuilder.create();
   await c.mine(A.address); // 1: reward id 1
   await c.mine(B.address); // 2: reward id 2
-  await c.mine(A.address, { // 3: reward id 3, transfers 4 and 5
+  await c.mine(A.address, {
+    // 3: reward id 3, transfers 4 and 5
     transfers: [
       { from: A, to: B.address, amount: 1n * COIN, feeE8: FEE, nonceId: 1 },
       { from: A, to: B.address, amount: 2n * COIN, feeE8: FEE, nonceId: 2 },
@@ -31,7 +33,10 @@ beforeAll(async () => {
   idA = (await accountIdOf(dbReader(c.db), A.address))!;
   idB = (await accountIdOf(dbReader(c.db), B.address))!;
 });
-afterAll(async () => { await c.close(); await removeDir(c.dir); });
+afterAll(async () => {
+  await c.close();
+  await removeDir(c.dir);
+});
 
 describe('blockTransactions', () => {
   it('decodes the reward and the transfers of one block, in history-id order', async () => {

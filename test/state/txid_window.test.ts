@@ -8,16 +8,22 @@ import { pinBegin } from '../../ts/core/pin.js';
 import { listTxIds } from '../../ts/state/txids.js';
 import { ChainBuilder, wallet } from './chain_fixture.js';
 
-const A = wallet(1), B = wallet(2);
+const A = wallet(1),
+  B = wallet(2);
 let c: ChainBuilder;
 
-beforeAll(async () => { c = await ChainBuilder.create({ spacing: 1 }); });
-afterAll(async () => { await c.close(); await rm(c.dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  c = await ChainBuilder.create({ spacing: 1 });
+});
+afterAll(async () => {
+  await c.close();
+  await rm(c.dir, { recursive: true, force: true });
+});
 
 /** The pin heights of the cached ids, ascending. */
 const cachedPins = async () => (await listTxIds(c.db)).map((id) => id.pinHeight);
 
-test('the cache holds the ids pinned inside the next block\'s window, block by block, and rollback restores them', async () => {
+test("the cache holds the ids pinned inside the next block's window, block by block, and rollback restores them", async () => {
   await c.mine(A.address);
   await c.mine(B.address);
   // One transfer pinned at 0, 32, 64 and 96 (the newest pin height of blocks 5, 40, 70, 100).

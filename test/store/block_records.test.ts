@@ -10,9 +10,16 @@ test('a rollback deletes exactly the records an append wrote, chunk record inclu
     const hash = new Uint8Array(32).fill(height & 0xff);
     let chunkRead = false;
     const puts = blockPuts({
-      height, raw: new Uint8Array(80), hash, body: new Uint8Array(10), undo: new Uint8Array(4),
+      height,
+      raw: new Uint8Array(80),
+      hash,
+      body: new Uint8Array(10),
+      undo: new Uint8Array(4),
       meta: { firstStateId: 1n, firstHistoryId: 2n, headerCrc: 3 },
-      chunkHeaders: () => { chunkRead = true; return new Uint8Array(80 * HEADER_CHUNK); },
+      chunkHeaders: () => {
+        chunkRead = true;
+        return new Uint8Array(80 * HEADER_CHUNK);
+      },
     });
     expect(chunkRead).toBe(height % HEADER_CHUNK === 0);
     expect(keys(blockDeletes(height, hash))).toEqual(keys(puts));

@@ -99,7 +99,9 @@ beforeAll(async () => {
   expect(blocks).toHaveLength(BLOCKS);
 }, 120_000);
 
-afterAll(async () => { for (const d of dirs) await removeDir(d); });
+afterAll(async () => {
+  for (const d of dirs) await removeDir(d);
+});
 
 describe('a damaged database', () => {
   it('refuses to start without its CURRENT file, and --reindex restores every block', async () => {
@@ -165,7 +167,9 @@ describe('clear start-up failures', () => {
     const a = await startNode(['--regtest'], d);
     try {
       expectRefusal(d, new RegExp(`data directory ${d} is in use by another node`));
-    } finally { await a.stop(); }
+    } finally {
+      await a.stop();
+    }
   });
 
   it('an unreadable data directory: one line naming permissions, exit 1', async () => {
@@ -176,6 +180,8 @@ describe('clear start-up failures', () => {
     const wrapper = process.getuid?.() === 0 ? ['setpriv', '--inh-caps=-all', '--bounding-set=-all', '--'] : [];
     try {
       expectRefusal(d, /no permission to use data directory/, wrapper);
-    } finally { await chmod(join(d, 'db'), 0o755); }
+    } finally {
+      await chmod(join(d, 'db'), 0o755);
+    }
   });
 });

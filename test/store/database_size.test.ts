@@ -15,12 +15,14 @@ describe('databaseSizeEvery', () => {
       expect(await size()).toBe(100n);
       await writeFile(join(dir, 'b'), new Uint8Array(50));
       t = 999;
-      expect(await size()).toBe(100n);              // within the interval: no walk
+      expect(await size()).toBe(100n); // within the interval: no walk
       t = 1000;
-      expect(await size()).toBe(100n);              // stale: the old figure, a walk starts
+      expect(await size()).toBe(100n); // stale: the old figure, a walk starts
       await new Promise((r) => setTimeout(r, 50));
       expect(await size()).toBe(150n);
       expect(await databaseSize(dir)).toBe(150n);
-    } finally { await rm(dir, { recursive: true, force: true }); }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

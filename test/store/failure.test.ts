@@ -10,14 +10,28 @@ const fsError = (code: string, message: string) => Object.assign(new Error(messa
 describe('classifyOpenError', () => {
   it('names each cause and what to do', () => {
     const cases: [unknown, StoreFailure['problem'], RegExp][] = [
-      [level('LEVEL_DATABASE_NOT_OPEN', 'LEVEL_LOCKED', 'IO error: lock /d/db/LOCK: already held by process'), 'in-use',
-        /^data directory \/d is in use by another node: stop that node, or give this one another --datadir$/],
-      [level('LEVEL_DATABASE_NOT_OPEN', undefined, 'IO error: /d/db/LOCK: Permission denied'), 'permission', /^no permission to use data directory \/d .*read and write access/],
+      [
+        level('LEVEL_DATABASE_NOT_OPEN', 'LEVEL_LOCKED', 'IO error: lock /d/db/LOCK: already held by process'),
+        'in-use',
+        /^data directory \/d is in use by another node: stop that node, or give this one another --datadir$/,
+      ],
+      [
+        level('LEVEL_DATABASE_NOT_OPEN', undefined, 'IO error: /d/db/LOCK: Permission denied'),
+        'permission',
+        /^no permission to use data directory \/d .*read and write access/,
+      ],
       [fsError('EACCES', "EACCES: permission denied, mkdir '/d'"), 'permission', /^no permission to use data directory \/d/],
-      [level('LEVEL_DATABASE_NOT_OPEN', undefined, 'IO error: /d/db/000005.log: No space left on device'), 'disk-full', /^disk full: cannot write to data directory \/d: free some space/],
+      [
+        level('LEVEL_DATABASE_NOT_OPEN', undefined, 'IO error: /d/db/000005.log: No space left on device'),
+        'disk-full',
+        /^disk full: cannot write to data directory \/d: free some space/,
+      ],
       [fsError('ENOSPC', "ENOSPC: no space left on device, mkdir '/d'"), 'disk-full', /^disk full/],
-      [level('LEVEL_DATABASE_NOT_OPEN', 'LEVEL_CORRUPTION', 'Corruption: bad block in MANIFEST'), 'damaged',
-        /^database \/d\/db is damaged: Corruption: bad block in MANIFEST\. Restart with --reindex .* or delete \/d\/db and resync$/],
+      [
+        level('LEVEL_DATABASE_NOT_OPEN', 'LEVEL_CORRUPTION', 'Corruption: bad block in MANIFEST'),
+        'damaged',
+        /^database \/d\/db is damaged: Corruption: bad block in MANIFEST\. Restart with --reindex .* or delete \/d\/db and resync$/,
+      ],
       [new Error('something else'), 'unusable', /^cannot open database \/d\/db: something else$/],
     ];
     for (const [e, problem, text] of cases) {

@@ -28,7 +28,10 @@ beforeAll(async () => {
   node = await startNode(['--regtest', '--stratum=127.0.0.1:0']);
   port = Number((await waitFor('stratum endpoint', async () => /Stratum endpoint is [\d.]+:(\d+)\./.exec(node.output())))[1]);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+});
 
 /** A raw stratum connection: JSON lines, replies by id, notifications in order. */
 class Client {
@@ -47,11 +50,15 @@ class Client {
       this.buffer = lines.pop()!;
       for (const l of lines) if (l) this.messages.push(JSON.parse(l));
     });
-    this.socket.on('close', () => { this.closed = true; });
+    this.socket.on('close', () => {
+      this.closed = true;
+    });
     this.socket.on('error', () => undefined);
   }
 
-  sendRaw(text: string): void { this.socket.write(text + '\n'); }
+  sendRaw(text: string): void {
+    this.socket.write(text + '\n');
+  }
 
   async call(method: string, params: unknown): Promise<any> {
     const id = this.nextId++;
@@ -60,7 +67,9 @@ class Client {
   }
 
   /** The notifications of `method` received so far. */
-  notes(method: string): any[] { return this.messages.filter((m) => m.method === method); }
+  notes(method: string): any[] {
+    return this.messages.filter((m) => m.method === method);
+  }
 
   async nextNote(method: string, after: number): Promise<any> {
     return waitFor(`${method} #${after + 1}`, async () => this.notes(method)[after], 20_000);
@@ -131,7 +140,12 @@ describe('stratum', () => {
     const seen = c.notes('mining.notify').length;
     expect((await node.get(`/debug/fakemine/${B.addressText}`)).body.code).toBe(0);
     const head = (await node.data('/chain/head')).chainHead.hash;
-    await waitFor('job on the new head', async () => c.notes('mining.notify').slice(seen).some((n) => n.params[1] === head));
+    await waitFor('job on the new head', async () =>
+      c
+        .notes('mining.notify')
+        .slice(seen)
+        .some((n) => n.params[1] === head),
+    );
     c.socket.destroy();
   });
 
@@ -142,22 +156,38 @@ describe('stratum', () => {
     const first = (await c.nextNote('mining.notify', 0)).params;
     // A (paid block 1) sends a transfer with a fee: the template for B now earns that fee.
     const genesis = fromHex(await node.data('/chain/block/0/hash'))!;
-    const req = signRequest(A.sk, { type: 'coinTransfer', toAddress: B.address, amount: 1000n }, { pinHeight: 0, pinHash: genesis, nonceId: 1, feeCode: FEE_CODE });
+    const req = signRequest(
+      A.sk,
+      { type: 'coinTransfer', toAddress: B.address, amount: 1000n },
+      { pinHeight: 0, pinHash: genesis, nonceId: 1, feeCode: FEE_CODE },
+    );
     expect((await node.post('/transaction/add', requestJson(req))).body.code).toBe(0);
-    const better = await waitFor('a job with the transfer', async () => c.notes('mining.notify').map((n) => n.params).find((p) => p[2] !== first[2]));
+    const better = await waitFor('a job with the transfer', async () =>
+      c
+        .notes('mining.notify')
+        .map((n) => n.params)
+        .find((p) => p[2] !== first[2]),
+    );
     expect(better[1]).toBe(first[1]); // same previous block, new body
     c.socket.destroy();
   });
 
   it('two CPU miners mine through stratum without duplicating work', async () => {
     const start = (await node.data('/chain/head')).chainHead.height;
-    const run = (w: TestWallet) => new Promise<string>((resolve, reject) => {
-      const p = spawn(process.execPath, [MINER, '--stratum', `127.0.0.1:${port}`, '--address', w.addressText, '--blocks', '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      p.stdout.on('data', (d) => { out += d; });
-      p.stderr.on('data', (d) => { out += d; });
-      p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`miner exited ${code}: ${out}`))));
-    });
+    const run = (w: TestWallet) =>
+      new Promise<string>((resolve, reject) => {
+        const p = spawn(process.execPath, [MINER, '--stratum', `127.0.0.1:${port}`, '--address', w.addressText, '--blocks', '3'], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        p.stdout.on('data', (d) => {
+          out += d;
+        });
+        p.stderr.on('data', (d) => {
+          out += d;
+        });
+        p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`miner exited ${code}: ${out}`))));
+      });
     const [outA, outB] = await Promise.all([run(A), run(B)]);
     const e1A = /extranonce1 ([0-9a-f]{8})/.exec(outA)![1];
     const e1B = /extranonce1 ([0-9a-f]{8})/.exec(outB)![1];

@@ -6,16 +6,26 @@ import { join } from 'node:path';
 export const WALLET_BIN = join(import.meta.dirname, '../../dist/wallet.mjs');
 export const MINER_BIN = join(import.meta.dirname, '../../dist/miner.mjs');
 
-export interface Run { code: number | null; stdout: string; stderr: string }
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Starts the process; `done` resolves when it exits. */
 export function start(bin: string, args: string[], env: Record<string, string> = {}) {
   const proc = spawn(process.execPath, [bin, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WARTNODE_WALLET_PASSPHRASE: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, WARTNODE_WALLET_PASSPHRASE: '', ...env },
   });
-  let stdout = '', stderr = '';
-  proc.stdout.on('data', (d) => { stdout += d; });
-  proc.stderr.on('data', (d) => { stderr += d; });
+  let stdout = '',
+    stderr = '';
+  proc.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  proc.stderr.on('data', (d) => {
+    stderr += d;
+  });
   const done = new Promise<Run>((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
   return { proc, done, stdout: () => stdout };
 }

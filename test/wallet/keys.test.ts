@@ -24,7 +24,9 @@ const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 function onTerminal(args: string[], dialogue: [prompt: string, answer: string][]): Promise<{ code: number | null; screen: string }> {
   const command = [process.execPath, WALLET_BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const p = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, WARTNODE_WALLET_PASSPHRASE: '' } });
-  let screen = '', next = 0, seen = 0;
+  let screen = '',
+    next = 0,
+    seen = 0;
   p.stdout.on('data', (d) => {
     screen += d;
     while (next < dialogue.length && screen.indexOf(dialogue[next][0], seen) >= 0) {
@@ -32,7 +34,12 @@ function onTerminal(args: string[], dialogue: [prompt: string, answer: string][]
       p.stdin.write(dialogue[next++][1] + '\r');
     }
   });
-  return new Promise((resolve) => p.once('close', (code) => { p.stdin.destroy(); resolve({ code, screen }); }));
+  return new Promise((resolve) =>
+    p.once('close', (code) => {
+      p.stdin.destroy();
+      resolve({ code, screen });
+    }),
+  );
 }
 
 let dir: string;
@@ -43,7 +50,9 @@ beforeAll(async () => {
   await writeFile(file('pass'), 'correct horse\n');
   await writeFile(file('wrong'), 'incorrect horse\n');
 });
-afterAll(async () => { await removeDir(dir); });
+afterAll(async () => {
+  await removeDir(dir);
+});
 
 describe('wallet keys', () => {
   it('create writes a 0600 file and prints the address that address and show repeat', async () => {
@@ -107,8 +116,13 @@ describe('wallet keys', () => {
   });
 
   it.skipIf(!HAS_SCRIPT)('in a terminal: --encrypt asks twice without echo, signing commands ask once', async () => {
-    const made = await onTerminal(['--wallet', file('t.json'), '--encrypt', 'create'],
-      [['New wallet passphrase: ', 'typed secret'], ['Repeat the passphrase: ', 'typed secret']]);
+    const made = await onTerminal(
+      ['--wallet', file('t.json'), '--encrypt', 'create'],
+      [
+        ['New wallet passphrase: ', 'typed secret'],
+        ['Repeat the passphrase: ', 'typed secret'],
+      ],
+    );
     expect(made.code, made.screen).toBe(0);
     expect(made.screen).not.toContain('typed secret');
     expect(made.screen).toContain('(the key is encrypted)');
@@ -117,8 +131,13 @@ describe('wallet keys', () => {
     const shown = await onTerminal(['--wallet', file('t.json'), 'show'], [['Wallet passphrase: ', 'typed secret']]);
     expect(shown.screen).toContain(`address     ${address}`);
     expect(shown.screen).toContain('private key');
-    const differ = await onTerminal(['--wallet', file('t2.json'), '--encrypt', 'create'],
-      [['New wallet passphrase: ', 'one'], ['Repeat the passphrase: ', 'two']]);
+    const differ = await onTerminal(
+      ['--wallet', file('t2.json'), '--encrypt', 'create'],
+      [
+        ['New wallet passphrase: ', 'one'],
+        ['Repeat the passphrase: ', 'two'],
+      ],
+    );
     expect(differ.code).toBe(1);
     expect(differ.screen).toContain('the two passphrases differ');
     await expect(stat(file('t2.json'))).rejects.toThrow();
@@ -147,7 +166,10 @@ describe('wallet keys', () => {
   it('an unreachable node: the URL and a hint, exit 1', async () => {
     // A port that was just free: nothing listens there.
     const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
     });
     const r = await wallet(['--wallet', file('a.json'), '--node', `http://127.0.0.1:${port}`, 'balance']);
     expect(r.code).toBe(1);

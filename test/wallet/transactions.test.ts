@@ -15,7 +15,8 @@ import { MINER_BIN, WALLET_BIN, start, wallet, walletOk } from './cli.js';
 
 await initKernel();
 
-const A = TestWallet.fromSeed(61), B = TestWallet.fromSeed(62);
+const A = TestWallet.fromSeed(61),
+  B = TestWallet.fromSeed(62);
 const PASS = 'a passphrase for A';
 let node: TestNode;
 let dir: string;
@@ -24,7 +25,10 @@ let asA: string[], asB: string[];
 
 const runA = (...args: string[]) => walletOk([...asA, ...args]);
 const runB = (...args: string[]) => walletOk([...asB, ...args]);
-const txHashOf = (out: string) => { expect(out).toMatch(/^[0-9a-f]{64}\n$/); return out.trim(); };
+const txHashOf = (out: string) => {
+  expect(out).toMatch(/^[0-9a-f]{64}\n$/);
+  return out.trim();
+};
 const mine = () => node.data('/debug/fakemine');
 const mempool = async () => (await node.data('/transaction/mempool')) as unknown[];
 const lookup = (hash: string) => node.data(`/transaction/lookup/${hash}`);
@@ -42,7 +46,11 @@ beforeAll(async () => {
   const miner = await start(MINER_BIN, ['--rpc', node.url, '--address', A.addressText, '--blocks', '3']).done;
   expect(miner.code, miner.stderr).toBe(0);
 });
-afterAll(async () => { await node.stop(); await removeDir(node.dataDir); await removeDir(dir); });
+afterAll(async () => {
+  await node.stop();
+  await removeDir(node.dataDir);
+  await removeDir(dir);
+});
 
 describe('the wallet end to end', { timeout: 180_000 }, () => {
   let asset = '';
@@ -109,7 +117,8 @@ describe('the wallet end to end', { timeout: 180_000 }, () => {
     const sell = txHashOf(await runA('sell', asset, '10', '0.05'));
     expect(await runA('orders')).toBe(
       `buy  TOKA  1.00000000 WART at 0.01 WART/TOKA, filled 0 (in mempool)  ${buy}\n` +
-      `sell TOKA  10.000 TOKA at 0.05 WART/TOKA, filled 0 (in mempool)  ${sell}\n`);
+        `sell TOKA  10.000 TOKA at 0.05 WART/TOKA, filled 0 (in mempool)  ${sell}\n`,
+    );
     await mine();
     const balance = await runA('balance');
     expect(balance).toContain('(locked in orders 1.00000000)');
@@ -201,7 +210,11 @@ describe('wallet failures send nothing', { timeout: 180_000 }, () => {
 
   it('a malformed amount or price', async () => {
     for (const amount of ['1.123456789', '1e3', 'abc', '']) {
-      await expectFails([...asA, 'send', B.addressText, '--', amount], 1, `wartnode-wallet: amount '${amount}' is not a decimal amount with at most 8 decimals`);
+      await expectFails(
+        [...asA, 'send', B.addressText, '--', amount],
+        1,
+        `wartnode-wallet: amount '${amount}' is not a decimal amount with at most 8 decimals`,
+      );
     }
     await expectFails([...asA, 'send', B.addressText, '0'], 1, 'wartnode-wallet: amount must be more than 0\n');
     // A negative number is the amount, not an option; either way one line of the wallet's own.
@@ -224,11 +237,15 @@ describe('wallet failures send nothing', { timeout: 180_000 }, () => {
   });
 
   it('an amount beyond the free balance is refused before signing, in coin and asset units', async () => {
-    await expectFails([...asB, 'send', A.addressText, '1000'], 1, 'wartnode-wallet: insufficient balance: this needs 1000.01000448 WART (fee 0.01000448 WART included), ');
+    await expectFails(
+      [...asB, 'send', A.addressText, '1000'],
+      1,
+      'wartnode-wallet: insufficient balance: this needs 1000.01000448 WART (fee 0.01000448 WART included), ',
+    );
     await expectFails([...asB, 'token', 'send', 'TOKA', A.addressText, '100000'], 1, 'wartnode-wallet: insufficient balance: this needs 100000.000 TOKA, ');
   });
 
-  it('cancel takes only an open order of the wallet\'s own that a block holds', async () => {
+  it("cancel takes only an open order of the wallet's own that a block holds", async () => {
     const transfer = txHashOf(await runA('send', B.addressText, '0.5'));
     const pendingSell = txHashOf(await runA('sell', 'TOKA', '1', '7'));
     let before = await mempool();

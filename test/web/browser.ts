@@ -25,13 +25,34 @@ export interface Tab {
 export async function openTab(url: string): Promise<Tab> {
   if (!CHROMIUM) throw new Error('Chromium is required (make test installs Debian chromium)');
   const profile = mkdtempSync(join(tmpdir(), 'wartnode-explorer-'));
-  const proc: ChildProcess = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--hide-scrollbars', '--window-size=1280,900',
-    '--remote-debugging-port=0', '--remote-allow-origins=*', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true });
+  const proc: ChildProcess = spawn(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--hide-scrollbars',
+      '--window-size=1280,900',
+      '--remote-debugging-port=0',
+      '--remote-allow-origins=*',
+      `--user-data-dir=${profile}`,
+      url,
+    ],
+    { stdio: 'ignore', detached: true },
+  );
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   const cleanup = async () => {
     // The whole process group: Chromium's helper processes keep writing to the profile otherwise.
-    try { process.kill(-proc.pid!, 'SIGKILL'); } catch { proc.kill('SIGKILL'); }
+    try {
+      process.kill(-proc.pid!, 'SIGKILL');
+    } catch {
+      proc.kill('SIGKILL');
+    }
     await exited;
     rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
   };
@@ -42,7 +63,10 @@ export async function openTab(url: string): Promise<Tab> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const port = Number(readFileSync(portFile, 'utf8').split('\n')[0]);
-    interface Target { type: string; webSocketDebuggerUrl: string }
+    interface Target {
+      type: string;
+      webSocketDebuggerUrl: string;
+    }
     let target: Target | undefined;
     for (let i = 0; !target; i++) {
       const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Target[];
@@ -51,7 +75,10 @@ export async function openTab(url: string): Promise<Tab> {
       if (!target) await new Promise((r) => setTimeout(r, 100));
     }
     const ws = new WebSocket(target.webSocketDebuggerUrl, { maxPayload: 512 * 1024 * 1024 });
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
     let nextId = 1;
     const pending = new Map<number, { resolve(v: any): void; reject(e: Error): void }>();
     ws.on('message', (data) => {
@@ -59,23 +86,30 @@ export async function openTab(url: string): Promise<Tab> {
       const p = pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
-      if (m.error) p.reject(new Error(m.error.message)); else p.resolve(m.result);
+      if (m.error) p.reject(new Error(m.error.message));
+      else p.resolve(m.result);
     });
-    const call = (method: string, params: object = {}): Promise<any> => new Promise((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      ws.send(JSON.stringify({ id, method, params }));
-    });
+    const call = (method: string, params: object = {}): Promise<any> =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params }));
+      });
     let size = { width: 1280, height: 900, mobile: false };
     const evaluate = async <T>(expression: string): Promise<T> => {
       const r = await call('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
       if (r.exceptionDetails) throw new Error(`page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
       return r.result.value as T;
     };
-    const metrics = (height: number) => call('Emulation.setDeviceMetricsOverride', {
-      width: size.width, height, deviceScaleFactor: 1, mobile: size.mobile,
-      screenWidth: size.width, screenHeight: Math.max(height, size.height),
-    });
+    const metrics = (height: number) =>
+      call('Emulation.setDeviceMetricsOverride', {
+        width: size.width,
+        height,
+        deviceScaleFactor: 1,
+        mobile: size.mobile,
+        screenWidth: size.width,
+        screenHeight: Math.max(height, size.height),
+      });
     return {
       evaluate,
       async waitFor<T>(what: string, expression: string, timeoutMs = 60_000): Promise<T> {
@@ -102,7 +136,10 @@ export async function openTab(url: string): Promise<Tab> {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, Buffer.from(r.data, 'base64'));
       },
-      async close(): Promise<void> { ws.close(); await cleanup(); },
+      async close(): Promise<void> {
+        ws.close();
+        await cleanup();
+      },
     };
   } catch (e) {
     await cleanup();

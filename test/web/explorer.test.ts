@@ -37,10 +37,14 @@ afterAll(async () => {
 });
 
 /** Waits until the view shows the route in the address bar, all its sections loaded (or it failed); returns "hash state". */
-const settled = () => tab.waitFor<string>('the page to show its route', `(() => {
+const settled = () =>
+  tab.waitFor<string>(
+    'the page to show its route',
+    `(() => {
   const v = document.getElementById('view');
   return v && (v.dataset.state === 'ready' || v.dataset.state === 'error') && v.dataset.route === location.hash ? location.hash + ' ' + v.dataset.state : '';
-})()`);
+})()`,
+  );
 /** Types `q` into the search box and submits it, as a person does. */
 async function search(q: string): Promise<string> {
   await tab.evaluate(`(() => { const i = document.getElementById('search-input'); i.value = ${JSON.stringify(q)}; i.form.requestSubmit(); })()`);
@@ -52,7 +56,9 @@ async function open(hash: string): Promise<string> {
 }
 /** Clicks the first link matching `selector` in the view. */
 async function click(selector: string): Promise<string> {
-  const found = await tab.evaluate<boolean>(`(() => { const a = document.querySelector('#view ' + ${JSON.stringify(selector)}); if (!a) return false; a.click(); return true; })()`);
+  const found = await tab.evaluate<boolean>(
+    `(() => { const a = document.querySelector('#view ' + ${JSON.stringify(selector)}); if (!a) return false; a.click(); return true; })()`,
+  );
   if (!found) throw new Error(`no ${selector} in the view: ${await text()}`);
   return settled();
 }
@@ -129,7 +135,8 @@ describe('the explorer', () => {
     expect(page).toContain(`${market.liquidityPool.asset.str} DEMO`);
     expect(page).toContain(`${market.liquidityPool.coin.str} WART`);
     expect(page).not.toMatch(FLOAT_NOISE);
-    const bids = await text('#bids'), asks = await text('#asks');
+    const bids = await text('#bids'),
+      asks = await text('#asks');
     expect(bids).toContain('0.1 WART');
     expect(bids).toContain(short(chain.tx.openBuy));
     expect(asks).toMatch(/0\.45 WART[\s\S]*2\.499968 WART/); // lowest first; 2.5 is not on the price grid
@@ -190,7 +197,7 @@ describe('the explorer', () => {
     await shot('address-1280');
     // Walk the history with the page's links and compare with the API's paging.
     const expected: string[] = [];
-    for (let before = HISTORY_START; ;) {
+    for (let before = HISTORY_START; ; ) {
       const d = await node.data(`/account/${A}/history/${before}`);
       if (!d.perBlock.length) break;
       for (const b of d.perBlock) for (const k of Object.keys(b.body)) for (const e of [b.body[k]].flat()) if (e) expected.push(e.transaction.hash);
@@ -201,7 +208,11 @@ describe('the explorer', () => {
     let pages = 0;
     for (;;) {
       pages++;
-      seen.push(...await tab.evaluate<string[]>(`[...document.querySelectorAll('#history tbody tr')].map((r) => r.querySelector('a.tx-link').getAttribute('href').slice(5))`));
+      seen.push(
+        ...(await tab.evaluate<string[]>(
+          `[...document.querySelectorAll('#history tbody tr')].map((r) => r.querySelector('a.tx-link').getAttribute('href').slice(5))`,
+        )),
+      );
       if (await tab.evaluate<boolean>(`!!document.getElementById('history-end')`)) break;
       expect(await click('#history-older')).toMatch(new RegExp(`^#/address/${A}/history/\\d+ ready$`));
     }
@@ -238,17 +249,24 @@ describe('the explorer', () => {
     await tab.viewport(PHONE, 844, true);
     const A = chain.A.addressText;
     const pages: [string, string][] = [
-      ['front', '#/'], ['search', '#/search/DEMO'], ['market', `#/market/${chain.demo}`], ['address', `#/address/${A}`],
+      ['front', '#/'],
+      ['search', '#/search/DEMO'],
+      ['market', `#/market/${chain.demo}`],
+      ['address', `#/address/${A}`],
       ['block', `#/block/${(await node.data(`/transaction/lookup/${chain.tx.coinTransfer}`)).mined.block.height}`],
-      ['tx', `#/tx/${chain.tx.sellIntoPool}`], ['error', '#/search/NOPE'],
+      ['tx', `#/tx/${chain.tx.sellIntoPool}`],
+      ['error', '#/search/NOPE'],
     ];
     for (const [name, hash] of pages) {
       // A fresh load of the address itself, as a bookmark or a shared link opens it.
       await tab.evaluate(`window.unloaded = false; location.replace(${JSON.stringify(`${node.url}/${hash}`)}); location.reload()`).catch(() => {});
-      const shown = await tab.waitFor<string>(`${hash} to load`, `(() => {
+      const shown = await tab.waitFor<string>(
+        `${hash} to load`,
+        `(() => {
         const v = document.getElementById('view');
         return window.unloaded === undefined && v && (v.dataset.state === 'ready' || v.dataset.state === 'error') && v.dataset.route === ${JSON.stringify(hash)} ? v.dataset.state : '';
-      })()`);
+      })()`,
+      );
       expect(shown).toBe(name === 'error' ? 'error' : 'ready');
       // Nothing wider than the screen: no sideways scrolling of the page.
       expect(await tab.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE);

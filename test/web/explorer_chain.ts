@@ -29,15 +29,24 @@ export interface ExplorerChain {
   gold: string;
   /** Mined transaction hashes, by what they are. */
   tx: {
-    coinTransfer: string; tokenTransfer: string; deposit: string; sellIntoPool: string; buyFromPool: string;
-    openBuy: string; openSell: string; canceled: string; cancelation: string; withdrawal: string;
+    coinTransfer: string;
+    tokenTransfer: string;
+    deposit: string;
+    sellIntoPool: string;
+    buyFromPool: string;
+    openBuy: string;
+    openSell: string;
+    canceled: string;
+    cancelation: string;
+    withdrawal: string;
   };
   /** Pending in the mempool. */
   pending: { coinTransfer: string };
 }
 
 export async function buildExplorerChain(node: ApiClient, seed: number): Promise<ExplorerChain> {
-  const A = TestWallet.fromSeed(seed), B = TestWallet.fromSeed(seed + 1);
+  const A = TestWallet.fromSeed(seed),
+    B = TestWallet.fromSeed(seed + 1);
   const mine = async (w: TestWallet, n = 1) => {
     for (let i = 0; i < n; i++) {
       const r = await node.get(`/debug/fakemine/${w.addressText}`);

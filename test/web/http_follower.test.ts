@@ -12,7 +12,11 @@ import { TestWallet } from '../helpers/wallet.js';
 await initKernel();
 let node: TestNode;
 let follower: HttpFollower | undefined;
-afterAll(async () => { follower?.close(); await node?.stop(); if (node) await removeDir(node.dataDir); });
+afterAll(async () => {
+  follower?.close();
+  await node?.stop();
+  if (node) await removeDir(node.dataDir);
+});
 
 it('follows the chain over HTTP and shows a reorg', async () => {
   node = await startNode(['--regtest']);

@@ -30,7 +30,10 @@ beforeAll(async () => {
   cp = { height: C, header: chain.headers[C - 1], hash: blockHash(chain.headers[C - 1]) };
   node = await startNode(['--regtest', '--bind=127.0.0.1:0', '--ws-port=0', '--ws-bind-localhost'], chain.dir);
 }, 300_000);
-afterAll(async () => { await node?.stop(); if (chain) await removeDir(chain.dir); });
+afterAll(async () => {
+  await node?.stop();
+  if (chain) await removeDir(chain.dir);
+});
 
 const history = () => chain.headers.slice(anchorStart(cp) - 1, C);
 
@@ -72,7 +75,15 @@ describe('a light node given a checkpoint', () => {
     let last: LightStatus | null = null;
     const port = await waitFor('the WebSocket endpoint', async () => /WebSocket P2P endpoint is ws:\/\/[\d.]+:(\d+)/.exec(node.output())?.[1]);
     const ws = new WebSocket(`ws://127.0.0.1:${port}/`, 'binary');
-    const light = new LightNode({ network: 'regtest', params: REGTEST, socket: ws as never, checkpoint: cp, onStatus: (s) => { last = s; } });
+    const light = new LightNode({
+      network: 'regtest',
+      params: REGTEST,
+      socket: ws as never,
+      checkpoint: cp,
+      onStatus: (s) => {
+        last = s;
+      },
+    });
     try {
       await waitFor('the tip', async () => last?.verified === N || last?.error, 60_000);
       expect(last!.error).toBeNull();
@@ -89,6 +100,8 @@ describe('a light node given a checkpoint', () => {
     try {
       await waitFor('the tip', async () => f.status().verified === N || f.status().error, 60_000);
       expect(f.status()).toMatchObject({ verified: N, anchor: C, error: null });
-    } finally { f.close(); }
+    } finally {
+      f.close();
+    }
   }, 90_000);
 });

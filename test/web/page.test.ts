@@ -45,8 +45,13 @@ afterAll(async () => {
   if (chain) await removeDir(chain.dir);
 });
 
-interface Shown { height: string | undefined; announced: string | undefined; state: string | undefined }
-const shown = (b: Browser) => b.evaluate<Shown>(`({
+interface Shown {
+  height: string | undefined;
+  announced: string | undefined;
+  state: string | undefined;
+}
+const shown = (b: Browser) =>
+  b.evaluate<Shown>(`({
   height: document.getElementById('verified-height')?.textContent,
   announced: document.getElementById('peer-length')?.textContent,
   state: document.getElementById('light-state')?.textContent })`);
@@ -64,24 +69,42 @@ describe('the page at /', () => {
   it('verifies all 2,000 headers in the browser and shows the verified height', async () => {
     const b = await openPage(`${node.url}/`);
     try {
-      const s = await waitFor('the page to verify the chain', async () => {
-        const v = await shown(b);
-        return v.height === String(N) || /refused/.test(v.state ?? '') ? v : null;
-      }, 120_000);
+      const s = await waitFor(
+        'the page to verify the chain',
+        async () => {
+          const v = await shown(b);
+          return v.height === String(N) || /refused/.test(v.state ?? '') ? v : null;
+        },
+        120_000,
+      );
       expect(s.state).not.toMatch(/refused/);
       expect(s.height).toBe(String(N));
       expect(s.announced).toBe(String(N));
       const tip = await b.evaluate<string>('window.lightNode.status().verifiedHash');
       expect(tip).toBe((await node.data('/chain/head')).chainHead.hash);
       // The status and route panels are filled from the node.
-      await waitFor('the status panel', async () => (await b.evaluate<string>(`document.getElementById('status').textContent`)).includes('API generation'), 10_000);
+      await waitFor(
+        'the status panel',
+        async () => (await b.evaluate<string>(`document.getElementById('status').textContent`)).includes('API generation'),
+        10_000,
+      );
       expect(await b.evaluate<number>(`document.querySelectorAll('#routes tr').length`)).toBeGreaterThan(40);
       // The search opens a block by its height (test/web/explorer.test.ts walks the explorer).
       await b.evaluate(`(() => { const i = document.getElementById('search-input'); i.value = '5'; i.form.requestSubmit(); })()`);
-      await waitFor('the block page', async () => (await b.evaluate<string>(`location.hash + ' ' + document.getElementById('view').dataset.state`)) === '#/block/5 ready', 10_000);
+      await waitFor(
+        'the block page',
+        async () => (await b.evaluate<string>(`location.hash + ' ' + document.getElementById('view').dataset.state`)) === '#/block/5 ready',
+        10_000,
+      );
       expect(await b.evaluate<string>(`document.querySelector('#view h1').textContent`)).toBe('Block 5');
       await b.evaluate(`location.hash = '#/'`);
-      await waitFor('the front page', async () => (await b.evaluate<string>(`document.getElementById('view').dataset.state`)) === 'ready' && (await b.evaluate<boolean>(`!!document.getElementById('routes')`)), 10_000);
+      await waitFor(
+        'the front page',
+        async () =>
+          (await b.evaluate<string>(`document.getElementById('view').dataset.state`)) === 'ready' &&
+          (await b.evaluate<boolean>(`!!document.getElementById('routes')`)),
+        10_000,
+      );
       // Routes that change the node are listed but not links.
       expect(await b.evaluate<boolean>(`[...document.querySelectorAll('#routes a')].some((a) => a.textContent === '/debug/rollback')`)).toBe(false);
       await b.screenshot(SCREENSHOT);
@@ -95,10 +118,14 @@ describe('the page at /', () => {
     const peer = await badPowPeer(chain.headers, chain.worksum, BAD);
     const b = await openPage(`${node.url}/?peer=ws://127.0.0.1:${peer.port}/`);
     try {
-      const s = await waitFor('the page to refuse the chain', async () => {
-        const v = await shown(b);
-        return /refused/.test(v.state ?? '') ? v : null;
-      }, 60_000);
+      const s = await waitFor(
+        'the page to refuse the chain',
+        async () => {
+          const v = await shown(b);
+          return /refused/.test(v.state ?? '') ? v : null;
+        },
+        60_000,
+      );
       expect(s.state).toContain(`header ${BAD} refused (EPOW`);
       expect(s.height).toBe(String(BAD - 1));
     } finally {
@@ -112,10 +139,14 @@ describe('the light node over HTTP', () => {
   it('verifies all 2,000 headers read over the HTTP interface', async () => {
     const b = await openPage(`${node.url}/?source=http`);
     try {
-      const s = await waitFor('the page to verify the chain over HTTP', async () => {
-        const v = await shown(b);
-        return v.height === String(N) || /refused/.test(v.state ?? '') ? v : null;
-      }, 180_000);
+      const s = await waitFor(
+        'the page to verify the chain over HTTP',
+        async () => {
+          const v = await shown(b);
+          return v.height === String(N) || /refused/.test(v.state ?? '') ? v : null;
+        },
+        180_000,
+      );
       expect(s.state).not.toMatch(/refused/);
       expect(s.height).toBe(String(N));
       expect(await b.evaluate<string>(`document.getElementById('light-source').textContent`)).toContain('HTTP interface');
@@ -130,10 +161,14 @@ describe('the light node over HTTP', () => {
     const proxy = await badPowProxy(node.url, chain.headers[BAD - 1], BAD);
     const b = await openPage(`${node.url}/?http=http://127.0.0.1:${proxy.port}`);
     try {
-      const s = await waitFor('the page to refuse the chain', async () => {
-        const v = await shown(b);
-        return /refused/.test(v.state ?? '') ? v : null;
-      }, 120_000);
+      const s = await waitFor(
+        'the page to refuse the chain',
+        async () => {
+          const v = await shown(b);
+          return /refused/.test(v.state ?? '') ? v : null;
+        },
+        120_000,
+      );
       expect(s.state).toContain(`header ${BAD} refused (EPOW`);
       expect(s.height).toBe(String(BAD - 1));
     } finally {
@@ -155,13 +190,19 @@ describe.each(['0.10', '0.8'])('the page with --api=%s', (api) => {
         expect(await b.evaluate<string>(`document.getElementById('light-source').textContent`)).toMatch(/HTTP interface, the node having no --ws-port/);
         await mine(n, addressText, 2);
         await waitFor('the light node to follow', async () => (await shown(b)).height === '7', 30_000);
-        const status = await waitFor('the status panel', async () => {
-          const t = await b.evaluate<string>(`document.getElementById('status').textContent`);
-          return t.includes('API generation') ? t : null;
-        }, 10_000);
+        const status = await waitFor(
+          'the status panel',
+          async () => {
+            const t = await b.evaluate<string>(`document.getElementById('status').textContent`);
+            return t.includes('API generation') ? t : null;
+          },
+          10_000,
+        );
         expect(status).toContain(`API generation${api}`);
         expect(status).toMatch(/Height5/);
-        const listed = await b.evaluate<string[]>(`[...document.querySelectorAll('#routes tr')].slice(1).map((r) => r.cells[0].textContent + ' ' + r.cells[1].textContent)`);
+        const listed = await b.evaluate<string[]>(
+          `[...document.querySelectorAll('#routes tr')].slice(1).map((r) => r.cells[0].textContent + ' ' + r.cells[1].textContent)`,
+        );
         expect(listed).toEqual(servedRoutes(api as ApiName, ROUTES).map((r) => `${r.method} ${r.path}`));
       } finally {
         await b.close();
@@ -185,9 +226,13 @@ async function badPowPeer(headers: Uint8Array[], worksum: bigint, bad: number): 
   });
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: () => 'binary' });
   wss.on('connection', (ws: WebSocket) => {
-    let hello = new Uint8Array(0), acked = false;
+    let hello = new Uint8Array(0),
+      acked = false;
     const decoder = new FrameDecoder();
-    const send = (m: Message) => { const { type, payload } = encodeMessage(m); ws.send(encodeFrame(type, payload)); };
+    const send = (m: Message) => {
+      const { type, payload } = encodeMessage(m);
+      ws.send(encodeFrame(type, payload));
+    };
     ws.on('message', (data: Buffer) => {
       let chunk = new Uint8Array(data);
       if (hello.length < HELLO_SIZE) {
@@ -196,7 +241,10 @@ async function badPowPeer(headers: Uint8Array[], worksum: bigint, bad: number): 
         ws.send(acceptorReply('regtest', OUR_VERSION));
         chunk = hello.subarray(HELLO_SIZE);
       }
-      if (!acked && chunk.length) { acked = true; chunk = chunk.subarray(1); }
+      if (!acked && chunk.length) {
+        acked = true;
+        chunk = chunk.subarray(1);
+      }
       for (const f of decoder.push(chunk)) {
         const m = decodeMessage(f.type, f.payload);
         if (m.kind === 'Init') send({ kind: 'Init', v3: true, descriptor: 0, priority: NO_PRIORITY, length: served.length, worksum, grid: [], flags: 0 });

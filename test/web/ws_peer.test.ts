@@ -32,21 +32,39 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const n of [feeder, A]) { await n?.stop(); if (n) await removeDir(n.dataDir); }
+  for (const n of [feeder, A]) {
+    await n?.stop();
+    if (n) await removeDir(n.dataDir);
+  }
 });
 
 /** The node's WebSocket P2P URL, from its start-up log. */
-const wsEndpoint = (n: TestNode): Promise<string> => waitFor('the WebSocket endpoint', async () => {
-  const m = /WebSocket P2P endpoint is ws:\/\/([\d.]+:\d+)\./.exec(n.output());
-  return m ? `ws://${m[1]}/` : null;
-}, 10_000);
+const wsEndpoint = (n: TestNode): Promise<string> =>
+  waitFor(
+    'the WebSocket endpoint',
+    async () => {
+      const m = /WebSocket P2P endpoint is ws:\/\/([\d.]+:\d+)\./.exec(n.output());
+      return m ? `ws://${m[1]}/` : null;
+    },
+    10_000,
+  );
 
-const offenses = () => A.output().split('\n').filter((l) => l.includes('offense recorded'));
+const offenses = () =>
+  A.output()
+    .split('\n')
+    .filter((l) => l.includes('offense recorded'));
 
 function light(url = wsUrl): { node: LightNode; last: () => LightStatus } {
   let last: LightStatus | null = null;
   const socket = new WebSocket(url, 'binary');
-  const node = new LightNode({ network: 'regtest', params: REGTEST, socket: socket as never, onStatus: (s) => { last = s; } });
+  const node = new LightNode({
+    network: 'regtest',
+    params: REGTEST,
+    socket: socket as never,
+    onStatus: (s) => {
+      last = s;
+    },
+  });
   return { node, last: () => last ?? node.status() };
 }
 
@@ -95,7 +113,8 @@ describe('a light node over WebSocket', () => {
 
   it('serves wss:// with --ws-tls-cert and --ws-tls-key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wartnode-tls-'));
-    const cert = join(dir, 'cert.pem'), key = join(dir, 'key.pem');
+    const cert = join(dir, 'cert.pem'),
+      key = join(dir, 'key.pem');
     const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert]);
     expect(made.status, `openssl: ${made.stderr}`).toBe(0);
     const T = await startPeerNode([], undefined, ['--ws-port=0', '--ws-bind-localhost', `--ws-tls-cert=${cert}`, `--ws-tls-key=${key}`]);
@@ -104,7 +123,14 @@ describe('a light node over WebSocket', () => {
       const url = await waitFor('the wss endpoint', async () => /WebSocket P2P endpoint is (wss:\/\/[\d.]+:\d+)\./.exec(T.output())?.[1], 10_000);
       let last: LightStatus | null = null;
       const socket = new WebSocket(`${url}/`, 'binary', { rejectUnauthorized: false });
-      const node = new LightNode({ network: 'regtest', params: REGTEST, socket: socket as never, onStatus: (st) => { last = st; } });
+      const node = new LightNode({
+        network: 'regtest',
+        params: REGTEST,
+        socket: socket as never,
+        onStatus: (st) => {
+          last = st;
+        },
+      });
       try {
         await waitFor('the light node over TLS', async () => last?.verified === 3 || last?.error);
         expect(last!.error).toBeNull();
@@ -126,7 +152,10 @@ describe('a light node over WebSocket', () => {
 
   it('closes a WebSocket peer that sends garbage, with the same offense as over TCP', async () => {
     const socket = new WebSocket(wsUrl, 'binary');
-    await new Promise((r, j) => { socket.once('open', r); socket.once('error', j); });
+    await new Promise((r, j) => {
+      socket.once('open', r);
+      socket.once('error', j);
+    });
     const closed = new Promise((r) => socket.once('close', r));
     socket.send(new Uint8Array(24).fill(0x41));
     await closed;
@@ -137,10 +166,15 @@ describe('a light node over WebSocket', () => {
   it('closes a WebSocket peer that declares an oversized frame (EMSGLEN), as over TCP', async () => {
     const socket = new WebSocket(wsUrl, 'binary');
     socket.binaryType = 'arraybuffer';
-    await new Promise((r, j) => { socket.once('open', r); socket.once('error', j); });
+    await new Promise((r, j) => {
+      socket.once('open', r);
+      socket.once('error', j);
+    });
     const closed = new Promise((r) => socket.once('close', r));
     let replied = false;
-    socket.on('message', () => { replied = true; });
+    socket.on('message', () => {
+      replied = true;
+    });
     socket.send(connectorHello('regtest', OUR_VERSION, 0));
     await waitFor('the acceptor reply', async () => replied, 5_000);
     socket.send(new Uint8Array([0]));

@@ -5,10 +5,16 @@
 // least recently used answers go first.
 
 /** A stored answer: its UTF-8 bytes split where `"confirmations":N` stood. */
-interface Stored { pieces: Buffer[]; bytes: number }
+interface Stored {
+  pieces: Buffer[];
+  bytes: number;
+}
 
 /** What a route names its answer by; `confirmations` is the value of that field in it, if any. */
-export interface AnswerKey { key: string; confirmations?: number }
+export interface AnswerKey {
+  key: string;
+  confirmations?: number;
+}
 
 /**
  * The key of an answer that is a function of the chain alone (the transaction-id window, the latest
@@ -34,7 +40,10 @@ export class AnswerCache {
   /** The answer for `k`, with its confirmations written as `number(k.confirmations)`; undefined when absent. */
   get(k: AnswerKey, number: (n: number) => string): Buffer | undefined {
     const hit = this.map.get(k.key);
-    if (!hit) { this.misses++; return undefined; }
+    if (!hit) {
+      this.misses++;
+      return undefined;
+    }
     this.map.delete(k.key); // most recently used last
     this.map.set(k.key, hit);
     this.hits++;
@@ -46,12 +55,16 @@ export class AnswerCache {
   /** Keeps `text`, the answer for `k` written with `number`. */
   set(k: AnswerKey, text: string, number: (n: number) => string): void {
     // The number ends where the field does (so confirmations 1 does not cut "confirmations":12).
-    const pieces = (k.confirmations === undefined ? [text]
-      : text.split(new RegExp(`${escape(confirmationsText(k.confirmations, number))}(?=[,}\\]])`))).map((p) => Buffer.from(p));
+    const pieces = (k.confirmations === undefined ? [text] : text.split(new RegExp(`${escape(confirmationsText(k.confirmations, number))}(?=[,}\\]])`))).map(
+      (p) => Buffer.from(p),
+    );
     const bytes = pieces.reduce((n, p) => n + p.length + 80, 64 + k.key.length * 2);
     if (bytes > MAX_ANSWER_BYTES || bytes > this.capacity) return;
     const old = this.map.get(k.key);
-    if (old) { this.used -= old.bytes; this.map.delete(k.key); }
+    if (old) {
+      this.used -= old.bytes;
+      this.map.delete(k.key);
+    }
     this.map.set(k.key, { pieces, bytes });
     this.used += bytes;
     while (this.used > this.capacity) {
@@ -61,8 +74,12 @@ export class AnswerCache {
     }
   }
 
-  get size(): number { return this.map.size; }
-  get bytes(): number { return this.used; }
+  get size(): number {
+    return this.map.size;
+  }
+  get bytes(): number {
+    return this.used;
+  }
 }
 
 const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -23,10 +23,12 @@ export class BlockCache {
       this.byHash.set(key, txs);
       return txs;
     }
-    return Promise.all(hit.map(async (t) => {
-      if (t.kind !== 'limitSwap') return t;
-      const order = await orderById(s, t.id); // the order id is its limitSwap's history id
-      return { ...t, remaining: order ? order.amount - order.filled : 0n };
-    }));
+    return Promise.all(
+      hit.map(async (t) => {
+        if (t.kind !== 'limitSwap') return t;
+        const order = await orderById(s, t.id); // the order id is its limitSwap's history id
+        return { ...t, remaining: order ? order.amount - order.filled : 0n };
+      }),
+    );
   }
 }

@@ -21,7 +21,9 @@ export interface ChartQuery {
 export function chartQuery(query: Record<string, string | undefined>, span: (from: bigint, to: bigint) => bigint): ChartQuery {
   // An empty parameter counts as not given (http-api-details.md §1.1).
   const opt = (k: string) => (query[k] ? u64Param(query[k]!, k) : null);
-  const from = opt('from'), to = opt('to'), n = opt('n');
+  const from = opt('from'),
+    to = opt('to'),
+    n = opt('n');
   if (n !== null && n > BigInt(MAX_CHART_ENTRIES)) fail('ERANGETOOBIG', `n must be at most ${MAX_CHART_ENTRIES}`);
   if (from !== null && to !== null && n !== null) fail('EINVARGCOMB', 'give at most two of from, to and n');
   if (from !== null && to !== null) {

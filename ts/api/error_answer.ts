@@ -24,9 +24,13 @@ export function answerIn(server: Server, g: Generation): void {
 /** A complete HTTP/1.1 answer with a JSON body, written on a raw socket; the connection closes. */
 export function rawAnswer(status: number, body: unknown, headers: Record<string, string> = {}): string {
   const text = writeJson(body);
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(text)}\r\nAccess-Control-Allow-Origin: *\r\n${extra}Connection: close\r\n\r\n${text}`;
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(text)}\r\nAccess-Control-Allow-Origin: *\r\n${extra}Connection: close\r\n\r\n${text}`
+  );
 }
 
 /** Answers `e` with `status` on a socket of `server` and closes it. */

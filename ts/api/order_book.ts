@@ -25,14 +25,26 @@ export interface ListedOrder extends Order {
   nonceId: number;
 }
 
-export interface Sides { buys: ListedOrder[]; sells: ListedOrder[] }
+export interface Sides {
+  buys: ListedOrder[];
+  sells: ListedOrder[];
+}
 
 function onChain(o: OpenOrder): ListedOrder | null {
   const limit = priceFromBytes(o.limit);
   if (!limit) return null;
   return {
-    id: o.id, assetId: o.assetId, isBuy: o.isBuy, limit, remaining: o.amount - o.filled, amount: o.amount, filled: o.filled,
-    txHash: o.txHash, inMempool: false, pinHeight: o.pinHeight, nonceId: o.nonceId,
+    id: o.id,
+    assetId: o.assetId,
+    isBuy: o.isBuy,
+    limit,
+    remaining: o.amount - o.filled,
+    amount: o.amount,
+    filled: o.filled,
+    txHash: o.txHash,
+    inMempool: false,
+    pinHeight: o.pinHeight,
+    nonceId: o.nonceId,
   };
 }
 
@@ -42,8 +54,17 @@ function pending(tx: PendingTx, assetId: bigint, id: bigint): ListedOrder | null
   const limit = priceFromBytes(p.limit);
   if (!limit || p.amount === 0n) return null;
   return {
-    id, assetId, isBuy: p.isBuy, limit, remaining: p.amount, amount: p.amount, filled: 0n, txHash: tx.hash, inMempool: true,
-    pinHeight: tx.pinHeight, nonceId: tx.nonceId,
+    id,
+    assetId,
+    isBuy: p.isBuy,
+    limit,
+    remaining: p.amount,
+    amount: p.amount,
+    filled: 0n,
+    txHash: tx.hash,
+    inMempool: true,
+    pinHeight: tx.pinHeight,
+    nonceId: tx.nonceId,
   };
 }
 
@@ -63,8 +84,8 @@ const byTxId = (a: ListedOrder, b: ListedOrder) => a.pinHeight - b.pinHeight || 
  * the book), then the pending ones by transaction id.
  */
 export function accountSides(orders: ListedOrder[], byId = false): Sides {
-  const order = (a: ListedOrder, b: ListedOrder) => Number(a.inMempool) - Number(b.inMempool)
-    || (byId && !a.inMempool ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : byTxId(a, b));
+  const order = (a: ListedOrder, b: ListedOrder) =>
+    Number(a.inMempool) - Number(b.inMempool) || (byId && !a.inMempool ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : byTxId(a, b));
   return { buys: orders.filter((o) => o.isBuy).sort(order), sells: orders.filter((o) => !o.isBuy).sort(order) };
 }
 
@@ -90,7 +111,10 @@ export async function assetMarket(view: ReadView, mempool: readonly PendingTx[],
     const p = tx.payload;
     if (p.type !== 'limitSwap' || !equalBytes(p.assetHash, asset.hash)) continue;
     const l = pending(tx, asset.id, nextId);
-    if (l) { out.push(l); nextId++; }
+    if (l) {
+      out.push(l);
+      nextId++;
+    }
   }
   return { orders: out, pool: { ...onChainPart.pool } };
 }
@@ -100,7 +124,10 @@ export async function assetMarket(view: ReadView, mempool: readonly PendingTx[],
  * id; `assetOf` resolves a pending order's asset hash (null when the asset is gone).
  */
 export async function accountOrdersByAsset(
-  view: ReadView, mempool: readonly PendingTx[], accountId: bigint, assetOf: (hash: Uint8Array) => Promise<Asset | null>,
+  view: ReadView,
+  mempool: readonly PendingTx[],
+  accountId: bigint,
+  assetOf: (hash: Uint8Array) => Promise<Asset | null>,
 ): Promise<Map<bigint, ListedOrder[]>> {
   const s = dbReader(view.db);
   const byAsset = new Map<bigint, ListedOrder[]>();
@@ -118,7 +145,10 @@ export async function accountOrdersByAsset(
     if (tx.payload.type !== 'limitSwap') continue;
     const asset = await assetOf(tx.payload.assetHash);
     const l = asset && pending(tx, asset.id, nextId);
-    if (l) { add(l); nextId++; }
+    if (l) {
+      add(l);
+      nextId++;
+    }
   }
   return byAsset;
 }

@@ -54,12 +54,21 @@ export function capConnectionsPerIp(server: Server, perIp: number): void {
   });
 }
 
-export interface PublicRpc { server: Server; budget: RequestBudget; closeStreams: () => void }
+export interface PublicRpc {
+  server: Server;
+  budget: RequestBudget;
+  closeStreams: () => void;
+}
 
 /** `budget`: the per-IP budget (the public one on the wall clock unless a test gives its own). */
 export async function startPublicRpc(
-  routes: Route<any>[], node: NodeServices, host: string, port: number, log: (line: string) => void,
-  streams: StreamHub | null, budget: RequestBudget = new RequestBudget(PUBLIC_BUDGET),
+  routes: Route<any>[],
+  node: NodeServices,
+  host: string,
+  port: number,
+  log: (line: string) => void,
+  streams: StreamHub | null,
+  budget: RequestBudget = new RequestBudget(PUBLIC_BUDGET),
 ): Promise<PublicRpc> {
   const app = createApp(routes.filter(isPublicRoute), node, log, budgetGuard(budget));
   const server = await listen(app, host, port);

@@ -17,7 +17,10 @@ export class ReadGate {
   constructor(readonly limit: number) {}
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    await new Promise<void>((resolve) => { this.waiting.push(resolve); this.schedule(); }); // counted in `running` when started
+    await new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      this.schedule();
+    }); // counted in `running` when started
     try {
       return await task();
     } finally {
@@ -38,7 +41,9 @@ export class ReadGate {
   }
 
   /** Reads waiting for a slot. */
-  get queued(): number { return this.waiting.length; }
+  get queued(): number {
+    return this.waiting.length;
+  }
 
   /** Starts waiting reads in the check phase of the current turn (the next one from inside it). */
   private schedule(): void {

@@ -19,13 +19,19 @@ export const budgetSpent = (wait: number): NodeError => new NodeError('ECONNRATE
 
 export const PUBLIC_BUDGET: BudgetLimits = { burst: 100, perSecond: 20, maxClients: 10_000 };
 
-interface Bucket { tokens: number; atMs: number }
+interface Bucket {
+  tokens: number;
+  atMs: number;
+}
 
 export class RequestBudget {
   private readonly buckets = new Map<string, Bucket>();
 
   /** `nowMs`: milliseconds of the clock the buckets refill by. */
-  constructor(readonly limits: BudgetLimits = PUBLIC_BUDGET, private readonly nowMs: () => number = Date.now) {}
+  constructor(
+    readonly limits: BudgetLimits = PUBLIC_BUDGET,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
 
   /** Takes one request from `ip`'s budget: 0 when allowed, else the seconds until one is available. */
   take(ip: string): number {
@@ -47,7 +53,9 @@ export class RequestBudget {
     return Math.max(1, Math.ceil((1 - b.tokens) / perSecond));
   }
 
-  get tracked(): number { return this.buckets.size; }
+  get tracked(): number {
+    return this.buckets.size;
+  }
 
   private prune(nowMs: number): void {
     const { burst, perSecond } = this.limits;

@@ -105,9 +105,12 @@ export function validate(schema: JsonSchema, value: unknown, path = '$', resolve
     return n === 1 ? [] : [`${path}: matches ${n} oneOf branches`];
   }
   switch (s.type) {
-    case 'null': return value === null ? [] : [`${path}: expected null`];
-    case 'boolean': return typeof value === 'boolean' ? [] : [`${path}: expected boolean`];
-    case 'number': return typeof value === 'number' || typeof value === 'bigint' ? [] : [`${path}: expected number`];
+    case 'null':
+      return value === null ? [] : [`${path}: expected null`];
+    case 'boolean':
+      return typeof value === 'boolean' ? [] : [`${path}: expected boolean`];
+    case 'number':
+      return typeof value === 'number' || typeof value === 'bigint' ? [] : [`${path}: expected number`];
     case 'integer': {
       const ok = typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
       if (!ok) return [`${path}: expected integer`];

@@ -30,7 +30,7 @@ export const MAX_BODY_BYTES = 1 << 20;
 function send(ctx: Koa.Context, status: number, payload: unknown, g?: Generation): string {
   ctx.status = status;
   ctx.type = 'application/json; charset=utf-8';
-  return ctx.body = writeJson(payload, g?.numberText);
+  return (ctx.body = writeJson(payload, g?.numberText));
 }
 
 /** The answers of routes with an answerKey, per app (so per generation). */
@@ -73,7 +73,9 @@ const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
  * once at debug level, without a stack (issue 12).
  */
 class ClientGone extends Error {
-  constructor(failure: Error & { code?: string }) { super(`request body not received: ${failure.code ?? failure.message}`); }
+  constructor(failure: Error & { code?: string }) {
+    super(`request body not received: ${failure.code ?? failure.message}`);
+  }
 }
 
 async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
@@ -84,7 +86,10 @@ async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
       size += (chunk as Buffer).length;
       // Keep reading (and discarding) an oversized body, so the client gets the error reply.
       if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
-      else if (size > MAX_DRAIN_BYTES) { req.destroy(); break; }
+      else if (size > MAX_DRAIN_BYTES) {
+        req.destroy();
+        break;
+      }
     }
   } catch (e) {
     throw new ClientGone(e as Error);
@@ -126,7 +131,8 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
   app.on('error', (e: Error & { code?: string }, ctx?: Koa.Context) => {
     if (ctx && reported.has(ctx.req.socket)) return;
     if (ctx) reported.add(ctx.req.socket);
-    if (isClientFailure(e)) nodeLog.debug(`HTTP ${ctx ? `${ctx.method} ${quoted(ctx.path)} ` : ''}from ${ctx ? peer(ctx.req.socket) : '?'}: ${e.code ?? e.message}`);
+    if (isClientFailure(e))
+      nodeLog.debug(`HTTP ${ctx ? `${ctx.method} ${quoted(ctx.path)} ` : ''}from ${ctx ? peer(ctx.req.socket) : '?'}: ${e.code ?? e.message}`);
     else log(`HTTP error: ${e.stack ?? e}`);
   });
   const reads = new ReadGate(READ_CONCURRENCY);
@@ -200,8 +206,12 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
         if (key && text !== undefined && !req.uncacheable) answers.set(key, text, number);
       });
     };
-    const handle = r.changes === 'chain' ? (ctx: Koa.Context) => reads.write(() => serve(ctx))
-      : r.changes === 'mempool' ? serve : (ctx: Koa.Context) => reads.run(() => serve(ctx));
+    const handle =
+      r.changes === 'chain'
+        ? (ctx: Koa.Context) => reads.write(() => serve(ctx))
+        : r.changes === 'mempool'
+          ? serve
+          : (ctx: Koa.Context) => reads.run(() => serve(ctx));
     if (method === 'GET') router.get(path, handle);
     else router.post(path, handle);
   }
@@ -241,13 +251,27 @@ function isClientFailure(e: { code?: string }): boolean {
 /** HTTP status and error for a request the parser refused (llhttp error codes). */
 function refusal(code: string | undefined, maxHeaderSize: number): [number, NodeError] {
   switch (code) {
-    case 'HPE_HEADER_OVERFLOW': return [431, new NodeError('EINV_ARGS', `request header larger than ${maxHeaderSize} bytes`)];
-    case 'HPE_INVALID_METHOD': return [501, new NodeError('ENOTFOUND', 'unknown HTTP method: the node answers GET, POST and OPTIONS')];
-    case 'ERR_HTTP_REQUEST_TIMEOUT': return [408, new NodeError('ETIMEOUT', 'the request did not arrive in time')];
-    case 'HPE_INVALID_CHUNK_SIZE': case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': case 'HPE_INVALID_TRANSFER_ENCODING':
-    case 'HPE_INVALID_CONTENT_LENGTH': case 'HPE_UNEXPECTED_CONTENT_LENGTH': case 'HPE_INVALID_EOF_STATE':
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, new NodeError('EINV_ARGS', `request header larger than ${maxHeaderSize} bytes`)];
+    case 'HPE_INVALID_METHOD':
+      return [501, new NodeError('ENOTFOUND', 'unknown HTTP method: the node answers GET, POST and OPTIONS')];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, new NodeError('ETIMEOUT', 'the request did not arrive in time')];
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+    case 'HPE_INVALID_EOF_STATE':
       return [400, new NodeError('EINV_BODY', `malformed request body (${code})`)];
-    default: return [400, new NodeError('EINV_ARGS', `malformed HTTP request (${code ?? 'unknown'}): a space, tab or control character in the path, or a bad request line or header`)];
+    default:
+      return [
+        400,
+        new NodeError(
+          'EINV_ARGS',
+          `malformed HTTP request (${code ?? 'unknown'}): a space, tab or control character in the path, or a bad request line or header`,
+        ),
+      ];
   }
 }
 

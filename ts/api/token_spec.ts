@@ -46,8 +46,11 @@ const COIN: Token = { id: COIN_TOKEN_ID, spec: tokenSpecString(COIN_HASH, false)
 
 function assetToken(a: Asset, isLiquidity: boolean): Token {
   return {
-    id: isLiquidity ? liquidityTokenId(a.id) : assetTokenId(a.id), spec: tokenSpecString(a.hash, isLiquidity), name: a.name,
-    decimals: isLiquidity ? LIQUIDITY_DECIMALS : a.decimals, asset: a,
+    id: isLiquidity ? liquidityTokenId(a.id) : assetTokenId(a.id),
+    spec: tokenSpecString(a.hash, isLiquidity),
+    name: a.name,
+    decimals: isLiquidity ? LIQUIDITY_DECIMALS : a.decimals,
+    asset: a,
   };
 }
 

@@ -56,7 +56,10 @@ function addressMember(o: Json, k: string): Uint8Array {
 }
 
 /** Names of a coin amount: integer E8 forms and text forms. */
-interface CoinNames { e8: string[]; text: string[] }
+interface CoinNames {
+  e8: string[];
+  text: string[];
+}
 const COIN: CoinNames = { e8: ['coinE8', 'wartE8'], text: ['coinStr', 'wartStr', 'coin'] };
 /** 0.8 names a transfer's amount `amountE8` / `amount` (clients.md §2.2); 0.10 ignores them. */
 const AMOUNT_0_8: CoinNames = { e8: ['amountE8'], text: ['amount'] };

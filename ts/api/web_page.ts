@@ -24,7 +24,9 @@ const CHANGES_STATE = /^\/(debug\/(fakemine|rollback)|peers\/unban|loadtest|sett
 /** What the page shows of the routes `api` serves. */
 export function pageConfig(network: string, api: ApiName, ws: PageConfig['ws'], routes: Route<any>[]): PageConfig {
   return {
-    network, api, ws,
+    network,
+    api,
+    ws,
     routes: servedRoutes(api, routes).map((r) => {
       const s = sentSchema(r) as { $ref?: unknown; type?: unknown; items?: { $ref?: unknown } } | null;
       const schema = typeof s?.$ref === 'string' ? s.$ref : s?.type === 'array' && typeof s.items?.$ref === 'string' ? `[${s.items.$ref}]` : null;

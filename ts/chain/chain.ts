@@ -13,14 +13,30 @@ import { targetWork } from '../consensus/target.js';
 import { PackedHeaders } from './packed_headers.js';
 import type { BatchOp, Db } from '../store/database.js';
 import {
-  HEADER_CHUNK, META_CHECK, META_HEAD, SIGNED_SNAPSHOT, blockMetaKey, hashIndexKey, headerChunkKey, headerKey, readU32, u32Value, undoKey,
+  HEADER_CHUNK,
+  META_CHECK,
+  META_HEAD,
+  SIGNED_SNAPSHOT,
+  blockMetaKey,
+  hashIndexKey,
+  headerChunkKey,
+  headerKey,
+  readU32,
+  u32Value,
+  undoKey,
 } from '../store/keys.js';
 import { blockDeletes, blockPuts, decodeBlockMeta, type StoredBlock } from '../store/block_records.js';
 import { StateOverlay, undoOps } from '../state/overlay.js';
 import { applyBlock } from '../state/apply_block.js';
 import { Prerecovery, type BranchBlock } from './prerecover.js';
 import {
-  agreesWithSnapshot, comparePriority, decodeSnapshot, encodeSnapshot, priorityOf, snapshotCompatible, verifySnapshot,
+  agreesWithSnapshot,
+  comparePriority,
+  decodeSnapshot,
+  encodeSnapshot,
+  priorityOf,
+  snapshotCompatible,
+  verifySnapshot,
   type VerifiedSnapshot,
 } from '../consensus/signed_snapshot.js';
 import { toHex } from '../core/hex.js';
@@ -56,7 +72,10 @@ export class Chain implements HeaderChainView {
   private current!: ReadView;
   private readonly live = new Set<ReadView>();
 
-  private constructor(readonly db: Db, readonly params: NetworkParams) {
+  private constructor(
+    readonly db: Db,
+    readonly params: NetworkParams,
+  ) {
     this.headers = new PackedHeaders(params);
     this.marker = new HeadMarker(db.location);
   }
@@ -81,7 +100,11 @@ export class Chain implements HeaderChainView {
     verifyLoaded({ path: db.location, head: length, length: c.length, hashAt: (h) => c.hashAt(h), headerCrc: c.headerCrc }, check, c.marker.read());
     const snapshot = await db.get(SIGNED_SNAPSHOT);
     if (snapshot) {
-      try { c.pinned = verifySnapshot(params, decodeSnapshot(snapshot)); } catch { /* signed by a key no longer listed */ }
+      try {
+        c.pinned = verifySnapshot(params, decodeSnapshot(snapshot));
+      } catch {
+        /* signed by a key no longer listed */
+      }
     }
     c.publish();
     return c;
@@ -137,21 +160,43 @@ export class Chain implements HeaderChainView {
     this.headerCrc = extendCrc(this.headerCrc, raws);
   }
 
-  get length(): number { return this.headers.length; }
-  get tipHash(): Uint8Array { return this.headers.tipHash; }
-  get worksum(): bigint { return this.headers.worksum; }
+  get length(): number {
+    return this.headers.length;
+  }
+  get tipHash(): Uint8Array {
+    return this.headers.tipHash;
+  }
+  get worksum(): bigint {
+    return this.headers.worksum;
+  }
 
-  hashAt(height: number): Uint8Array { return this.headers.hashAt(height); }
-  headerAt(height: number): Header { return this.headers.headerAt(height); }
-  rawHeaderAt(height: number): Uint8Array { return this.headers.rawAt(height); }
+  hashAt(height: number): Uint8Array {
+    return this.headers.hashAt(height);
+  }
+  headerAt(height: number): Header {
+    return this.headers.headerAt(height);
+  }
+  rawHeaderAt(height: number): Uint8Array {
+    return this.headers.rawAt(height);
+  }
   /** Headers from … to, concatenated (80 bytes each). */
-  rawHeadersAt(from: number, to: number): Uint8Array { return this.headers.rangeAt(from, to); }
-  timestampAt(height: number): number { return this.headers.timestampAt(height); }
-  targetAt(height: number): number { return this.headers.targetAt(height); }
-  worksumAt(height: number): bigint { return this.headers.worksumAt(height); }
+  rawHeadersAt(from: number, to: number): Uint8Array {
+    return this.headers.rangeAt(from, to);
+  }
+  timestampAt(height: number): number {
+    return this.headers.timestampAt(height);
+  }
+  targetAt(height: number): number {
+    return this.headers.targetAt(height);
+  }
+  worksumAt(height: number): bigint {
+    return this.headers.worksumAt(height);
+  }
 
   /** The best signed snapshot received, or null (§5.6). */
-  get snapshot(): VerifiedSnapshot | null { return this.pinned; }
+  get snapshot(): VerifiedSnapshot | null {
+    return this.pinned;
+  }
 
   /** Fails with ELEADERMISMATCH if block `hash` at `height` contradicts the signed snapshot (§5.6). */
   checkSnapshot(height: number, hash: Uint8Array): void {
@@ -183,16 +228,22 @@ export class Chain implements HeaderChainView {
   }
 
   /** Called after each change, inside the change's turn: no other change runs until it returns. */
-  onChange(listener: (e: ChainEvent) => void | Promise<void>): void { this.listeners.push(listener); }
+  onChange(listener: (e: ChainEvent) => void | Promise<void>): void {
+    this.listeners.push(listener);
+  }
 
   /**
    * Called once at the end of every change (an append, a rollback, a whole branch switch), still
    * inside its turn: the place to re-check things against the new chain once, not per block.
    */
-  onSettled(listener: () => Promise<void>): void { this.settledListeners.push(listener); }
+  onSettled(listener: () => Promise<void>): void {
+    this.settledListeners.push(listener);
+  }
 
   /** Called before a block is rolled back, while the ledger still has its accounts. */
-  onBeforeRollback(hook: (block: StoredBlock) => Promise<void>): void { this.rollbackHooks.push(hook); }
+  onBeforeRollback(hook: (block: StoredBlock) => Promise<void>): void {
+    this.rollbackHooks.push(hook);
+  }
 
   /** Runs `task` alone, between chain changes: it sees one consistent chain and ledger. */
   locked<T>(task: () => Promise<T>): Promise<T> {
@@ -213,7 +264,11 @@ export class Chain implements HeaderChainView {
         return await task();
       } finally {
         for (const l of this.settledListeners) {
-          try { await l(); } catch (err) { log.error(`chain listener failed: ${(err as Error)?.stack ?? err}`); }
+          try {
+            await l();
+          } catch (err) {
+            log.error(`chain listener failed: ${(err as Error)?.stack ?? err}`);
+          }
         }
         this.publish();
       }
@@ -236,13 +291,21 @@ export class Chain implements HeaderChainView {
     const body: Body = checkedBody ?? checkBlockBody(this.params, h, checked.header, bodyBytes);
     const overlay = new StateOverlay(this.db);
     const applied = await applyBlock(this.db, overlay, {
-      height: h, hash: checked.hash, timestamp: checked.header.timestamp, body, hashAt: (k) => this.hashAt(k),
+      height: h,
+      hash: checked.hash,
+      timestamp: checked.header.timestamp,
+      body,
+      hashAt: (k) => this.hashAt(k),
     });
     const headerCrc = extendCrc(this.headerCrc, checked.raw);
     await this.db.batch([
       ...overlay.ops(),
       ...blockPuts({
-        height: h, raw: checked.raw, hash: checked.hash, body: bodyBytes, undo: overlay.undoRecord(),
+        height: h,
+        raw: checked.raw,
+        hash: checked.hash,
+        body: bodyBytes,
+        undo: overlay.undoRecord(),
         meta: { firstStateId: applied.firstStateId, firstHistoryId: applied.firstHistoryId, headerCrc },
         chunkHeaders: () => {
           const raws = new Uint8Array(HEADER_CHUNK * HEADER_SIZE);
@@ -257,8 +320,19 @@ export class Chain implements HeaderChainView {
     this.headerCrc = headerCrc;
     // After the commit: the marker never names a block the database does not hold. If it cannot
     // be written it stays behind, which start-up accepts.
-    try { this.marker.write(h, checked.hash); } catch (e) { log.warn(`head marker not written: ${(e as Error).message}`); }
-    const block: StoredBlock = { height: h, header: checked.header, raw: checked.raw, hash: checked.hash, body: bodyBytes, firstHistoryId: applied.firstHistoryId };
+    try {
+      this.marker.write(h, checked.hash);
+    } catch (e) {
+      log.warn(`head marker not written: ${(e as Error).message}`);
+    }
+    const block: StoredBlock = {
+      height: h,
+      header: checked.header,
+      raw: checked.raw,
+      hash: checked.hash,
+      body: bodyBytes,
+      firstHistoryId: applied.firstHistoryId,
+    };
     await this.emit({ kind: 'append', block, body });
     return block;
   }
@@ -317,11 +391,7 @@ export class Chain implements HeaderChainView {
     const headerCrc = (below && decodeBlockMeta(below).headerCrc) ?? (h > 1 ? extendCrc(0, this.rawHeadersAt(1, h - 1)) : 0);
     // Before the commit, for the same reason as in appendBlock.
     this.marker.write(h - 1, this.hashAt(h - 1));
-    await this.db.batch([
-      ...undoOps(undo),
-      ...blockDeletes(h, block.hash),
-      ...headRecords(h - 1, this.hashAt(h - 1), headerCrc),
-    ]);
+    await this.db.batch([...undoOps(undo), ...blockDeletes(h, block.hash), ...headRecords(h - 1, this.hashAt(h - 1), headerCrc)]);
     for (const v of this.live) v.keepPopped(h, this.rawHeaderAt(h), this.hashAt(h), this.worksumAt(h));
     this.headers.pop();
     this.headerCrc = headerCrc;
@@ -330,10 +400,14 @@ export class Chain implements HeaderChainView {
   }
 
   /** The stored block at `height` of this chain, or null. */
-  block(height: number): Promise<StoredBlock | null> { return readStoredBlock(this, this.db, height); }
+  block(height: number): Promise<StoredBlock | null> {
+    return readStoredBlock(this, this.db, height);
+  }
 
   /** The chain as of the end of the last change (for synchronous reads: keep no reference across an await). */
-  get view(): ReadView { return this.current; }
+  get view(): ReadView {
+    return this.current;
+  }
 
   /**
    * Runs `task` on the chain as of the end of the last change: it never waits for a change, and
@@ -345,7 +419,10 @@ export class Chain implements HeaderChainView {
     try {
       return await task(v);
     } finally {
-      if (--v.refs === 0 && v !== this.current) { this.live.delete(v); v.close(); }
+      if (--v.refs === 0 && v !== this.current) {
+        this.live.delete(v);
+        v.close();
+      }
     }
   }
 
@@ -354,7 +431,10 @@ export class Chain implements HeaderChainView {
     const old = this.current as ReadView | undefined;
     this.current = new ReadView(this, this.length, this.tipHash, this.worksum, this.db.snapshot(), this.db);
     this.live.add(this.current);
-    if (old && old.refs === 0) { this.live.delete(old); old.close(); }
+    if (old && old.refs === 0) {
+      this.live.delete(old);
+      old.close();
+    }
   }
 
   /** Waits until every queued change has been applied. */
@@ -365,7 +445,11 @@ export class Chain implements HeaderChainView {
   private async emit(e: ChainEvent): Promise<void> {
     // The block is committed already: a failing listener must not make it look refused.
     for (const l of this.listeners) {
-      try { await l(e); } catch (err) { log.error(`chain listener failed: ${(err as Error)?.stack ?? err}`); }
+      try {
+        await l(e);
+      } catch (err) {
+        log.error(`chain listener failed: ${(err as Error)?.stack ?? err}`);
+      }
     }
   }
 }

@@ -8,7 +8,11 @@ import { equalBytes, toHex } from '../core/hex.js';
 import { damaged } from '../store/failure.js';
 import type { HeadMark } from '../store/head_marker.js';
 
-export interface CheckRecord { height: number; tipHash: Uint8Array; headerCrc: number }
+export interface CheckRecord {
+  height: number;
+  tipHash: Uint8Array;
+  headerCrc: number;
+}
 
 /** CRC-32 of the raw headers so far (`crc`) extended by `raw`. */
 export const extendCrc = (crc: number, raw: Uint8Array): number => crc32(raw, crc);
@@ -44,7 +48,11 @@ export interface LoadedChain {
 export function verifyLoaded(c: LoadedChain, check: Uint8Array | undefined, mark: HeadMark | null | 'unreadable'): void {
   if (c.length !== c.head) throw damaged(c.path, `the head pointer names block ${c.head} but ${c.length} consecutive headers are stored`);
   if (check !== undefined) {
-    const r = decodeCheck(check) ?? (() => { throw damaged(c.path, 'its check record is malformed'); })();
+    const r =
+      decodeCheck(check) ??
+      (() => {
+        throw damaged(c.path, 'its check record is malformed');
+      })();
     if (r.height !== c.head) throw damaged(c.path, `the head pointer names block ${c.head} but the check record block ${r.height}`);
     if (!equalBytes(r.tipHash, c.hashAt(c.length))) throw damaged(c.path, `the tip header ${c.length} is not the one committed (${toHex(r.tipHash)})`);
     if (r.headerCrc !== c.headerCrc) throw damaged(c.path, 'the stored headers differ from the ones committed (header checksum mismatch)');

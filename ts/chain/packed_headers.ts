@@ -43,11 +43,19 @@ export class PackedHeaders implements HeaderChainView {
   }
 
   /** Height of the last header held (base when none is). */
-  get length(): number { return this.base + this.count; }
+  get length(): number {
+    return this.base + this.count;
+  }
   /** Headers held. */
-  get size(): number { return this.count; }
-  get tipHash(): Uint8Array { return this.tip.slice(); }
-  get worksum(): bigint { return this.tipSum; }
+  get size(): number {
+    return this.count;
+  }
+  get tipHash(): Uint8Array {
+    return this.tip.slice();
+  }
+  get worksum(): bigint {
+    return this.tipSum;
+  }
 
   /** Appends `raw` (80 bytes) whose hash is `hash`, as height length + 1. The caller has checked it. */
   push(raw: Uint8Array, hash: Uint8Array): void {
@@ -72,7 +80,7 @@ export class PackedHeaders implements HeaderChainView {
   pushMany(raws: Uint8Array, lastHash: Uint8Array): void {
     if (raws.length % HEADER_SIZE !== 0 || raws.length === 0) throw new RangeError('whole headers expected');
     const n = raws.length / HEADER_SIZE;
-    for (let done = 0; done < n;) {
+    for (let done = 0; done < n; ) {
       const i = this.count + done;
       if (i % CHUNK_HEADERS === 0 && this.chunks.length === i / CHUNK_HEADERS) {
         const chunk = new Uint8Array(CHUNK_HEADERS * HEADER_SIZE);
@@ -102,7 +110,10 @@ export class PackedHeaders implements HeaderChainView {
     this.tip.set(this.slot(h).subarray(0, HASH_SIZE));
     this.count--;
     // Keep one spare chunk so that a reorg around a chunk boundary does not reallocate.
-    while (this.chunks.length > Math.floor(this.count / CHUNK_HEADERS) + 2) { this.chunks.pop(); this.views.pop(); }
+    while (this.chunks.length > Math.floor(this.count / CHUNK_HEADERS) + 2) {
+      this.chunks.pop();
+      this.views.pop();
+    }
   }
 
   /**
@@ -119,7 +130,9 @@ export class PackedHeaders implements HeaderChainView {
   }
 
   /** A copy of the header at `height` (base < height ≤ length). */
-  rawAt(height: number): Uint8Array { return this.slot(height).slice(); }
+  rawAt(height: number): Uint8Array {
+    return this.slot(height).slice();
+  }
 
   /** Headers from … to (inclusive), concatenated: one copy for a whole range. */
   rangeAt(from: number, to: number): Uint8Array {
@@ -128,7 +141,9 @@ export class PackedHeaders implements HeaderChainView {
     return out;
   }
 
-  headerAt(height: number): Header { return parseHeader(this.rawAt(height)); }
+  headerAt(height: number): Header {
+    return parseHeader(this.rawAt(height));
+  }
 
   /** Hash of block `height`, base ≤ height ≤ length. */
   hashAt(height: number): Uint8Array {
@@ -136,8 +151,12 @@ export class PackedHeaders implements HeaderChainView {
     return this.slot(height + 1).slice(0, HASH_SIZE);
   }
 
-  timestampAt(height: number): number { return this.u32(height, TIMESTAMP_AT); }
-  targetAt(height: number): number { return this.u32(height, TARGET_AT); }
+  timestampAt(height: number): number {
+    return this.u32(height, TIMESTAMP_AT);
+  }
+  targetAt(height: number): number {
+    return this.u32(height, TARGET_AT);
+  }
 
   /** Cumulative work up to `height`, base ≤ height ≤ length. */
   worksumAt(height: number): bigint {

@@ -40,8 +40,12 @@ export class Prerecovery {
    * (heights ≤ fork, or branch blocks already applied).
    */
   constructor(
-    private readonly params: NetworkParams, db: Db, private readonly branch: BranchBlock[], private readonly fork: number,
-    private readonly hashAt: (h: number) => Uint8Array, private readonly pool: () => RecoverPool = recoverPool,
+    private readonly params: NetworkParams,
+    db: Db,
+    private readonly branch: BranchBlock[],
+    private readonly fork: number,
+    private readonly hashAt: (h: number) => Uint8Array,
+    private readonly pool: () => RecoverPool = recoverPool,
   ) {
     this.reader = dbReader(db);
   }

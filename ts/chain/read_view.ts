@@ -26,15 +26,23 @@ export async function readStoredBlock(state: ChainReadState, db: Db, height: num
   const [body, meta] = await db.getMany([bodyKey(height), blockMetaKey(height)]);
   if (!body || !meta) return null;
   return {
-    height, header: state.headerAt(height), raw: state.rawHeaderAt(height), hash: state.hashAt(height),
-    body, firstHistoryId: decodeBlockMeta(meta).firstHistoryId,
+    height,
+    header: state.headerAt(height),
+    raw: state.rawHeaderAt(height),
+    hash: state.hashAt(height),
+    body,
+    firstHistoryId: decodeBlockMeta(meta).firstHistoryId,
   };
 }
 
 /** Results kept per view (memo); beyond, results are computed each time. */
 const MEMOS_PER_VIEW = 1024;
 
-interface Popped { raw: Uint8Array; hash: Uint8Array; worksum: bigint }
+interface Popped {
+  raw: Uint8Array;
+  hash: Uint8Array;
+  worksum: bigint;
+}
 
 export class ReadView implements ChainReadState {
   /** Reads in progress on this view. */
@@ -55,7 +63,9 @@ export class ReadView implements ChainReadState {
     this.db = snapshotDb(db, snapshot);
   }
 
-  get params(): NetworkParams { return this.live.params; }
+  get params(): NetworkParams {
+    return this.live.params;
+  }
 
   /** The chain is about to pop `height`; the first pop of a height is the one this view saw. */
   keepPopped(height: number, raw: Uint8Array, hash: Uint8Array, worksum: bigint): void {
@@ -115,7 +125,9 @@ export class ReadView implements ChainReadState {
   }
 
   /** The stored block at `height` of this view's chain, or null. */
-  block(height: number): Promise<StoredBlock | null> { return readStoredBlock(this, this.db, height); }
+  block(height: number): Promise<StoredBlock | null> {
+    return readStoredBlock(this, this.db, height);
+  }
 
   close(): void {
     this.snapshot.close().catch(() => undefined);

@@ -22,7 +22,9 @@ async function copyPrefix(from: Db, to: Db, prefix: Prefix): Promise<void> {
     for (let rows = await it.nextv(1024); rows.length > 0; rows = await it.nextv(1024)) {
       await to.batch(rows.map(([key, value]) => ({ type: 'put' as const, key, value })));
     }
-  } catch { /* what cannot be read is not carried over */ } finally {
+  } catch {
+    /* what cannot be read is not carried over */
+  } finally {
     await it.close();
   }
 }
@@ -59,7 +61,7 @@ export async function reindex(dataDir: string, params: NetworkParams, log: (line
   const replaced = replacedPath(path);
   const holdsFiles = async (p: string) => (await readdir(p).catch(() => [])).length > 0;
   // An interrupted reindex may have left the old database under its replaced name only.
-  const source = await holdsFiles(path) ? path : await holdsFiles(replaced) ? replaced : null;
+  const source = (await holdsFiles(path)) ? path : (await holdsFiles(replaced)) ? replaced : null;
   if (!source) {
     log('Reindex: no database yet, nothing to rebuild');
     return 0;
@@ -80,7 +82,10 @@ export async function reindex(dataDir: string, params: NetworkParams, log: (line
       break;
     }
     if (!raw || !body) break; // the header's prevHash (consensus.md §2.1) is its first field
-    if (!equalBytes(raw.subarray(0, HASH_SIZE), chain.tipHash)) { reason = `block ${h} does not link to block ${h - 1}`; break; }
+    if (!equalBytes(raw.subarray(0, HASH_SIZE), chain.tipHash)) {
+      reason = `block ${h} does not link to block ${h - 1}`;
+      break;
+    }
     try {
       // Proof of work was checked when the block arrived; the hash links check the headers since.
       await chain.append(raw, body, { now: 0xffffffff, skipPow: true });

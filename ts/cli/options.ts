@@ -19,7 +19,12 @@ export interface ParsedArgs {
 
 /** A command line the program cannot read: exit code 2, followed by `help` or a pointer to --help. */
 export class UsageError extends Error {
-  constructor(message: string, readonly help?: string) { super(message); }
+  constructor(
+    message: string,
+    readonly help?: string,
+  ) {
+    super(message);
+  }
 }
 
 const isNumberWord = (w: string): boolean => /^-[0-9.]/.test(w);
@@ -32,8 +37,14 @@ export function parseOptions(argv: string[], table: OptionSpec[], opts: { words:
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--') { words.push(...argv.slice(i + 1)); break; }
-    if (!a.startsWith('-') || a === '-' || isNumberWord(a)) { words.push(a); continue; }
+    if (a === '--') {
+      words.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-' || isNumberWord(a)) {
+      words.push(a);
+      continue;
+    }
     const long = a.startsWith('--');
     const eq = long ? a.indexOf('=') : -1;
     const key = long ? a.slice(2, eq < 0 ? undefined : eq) : a.slice(1);
@@ -64,8 +75,10 @@ export function optionsHelp(table: OptionSpec[], joiner: '=' | ' ' = ' '): strin
   const left = (o: OptionSpec) => `${o.short ? `-${o.short}, ` : indent}--${o.name}${o.value ? `${joiner}${o.value}` : ''}`;
   const width = Math.min(Math.max(...table.map((o) => left(o).length)) + 2, HELP_COLUMN);
   const pad = ' '.repeat(width + 2);
-  return table.map((o) => {
-    const help = o.help.replace(/\n/g, '\n' + pad);
-    return left(o).length + 2 > width ? `  ${left(o)}\n${pad}${help}` : `  ${left(o).padEnd(width)}${help}`;
-  }).join('\n');
+  return table
+    .map((o) => {
+      const help = o.help.replace(/\n/g, '\n' + pad);
+      return left(o).length + 2 > width ? `  ${left(o)}\n${pad}${help}` : `  ${left(o).padEnd(width)}${help}`;
+    })
+    .join('\n');
 }

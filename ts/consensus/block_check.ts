@@ -4,9 +4,7 @@
 import { fail } from '../core/errors.js';
 import type { Header } from '../core/header.js';
 import { equalBytes, toHex } from '../core/hex.js';
-import {
-  MAX_BODY_SIZE, bodyMerkleRoot, parseBody, signedEntries, type Body,
-} from '../core/body.js';
+import { MAX_BODY_SIZE, bodyMerkleRoot, parseBody, signedEntries, type Body } from '../core/body.js';
 import { canceledTransactionId, entryPinHeight, entryTransactionId } from '../core/entry.js';
 import { feeE8OfCode, transactionIdKey, type TransactionId } from '../core/transaction.js';
 import { bodyLayoutAt, merkleNewTypeAt, tokenFeaturesAllowed, type NetworkParams } from './params.js';

@@ -67,9 +67,7 @@ export interface CheckedHeader {
 }
 
 /** Checks `header` as block length + 1 of `chain`; throws NodeError (EHEADERLINK, EBLOCKVERSION, EDIFFICULTY, EPOW, EGRIDMISMATCH, ETIMESTAMP, ECLOCKTOLERANCE). */
-export function checkHeader(
-  p: NetworkParams, chain: HeaderChainView, header: Header | Uint8Array, opts: HeaderCheckOptions = {},
-): CheckedHeader {
+export function checkHeader(p: NetworkParams, chain: HeaderChainView, header: Header | Uint8Array, opts: HeaderCheckOptions = {}): CheckedHeader {
   const h = chain.length + 1;
   const raw = header instanceof Uint8Array ? header : serializeHeader(header);
   const parsed = header instanceof Uint8Array ? parseHeader(header) : header;

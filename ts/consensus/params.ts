@@ -43,7 +43,11 @@ export const GENESIS_SEED = "The New York Times International Edition 29/06/2023
 export const GENESIS_HASH = fromHex('b29988793c29118a842ba38ea4ab13d43e3dce3f04511ba6ca3340542dfd8537')!;
 
 /** P's block-level freeze of one account (§6.9, §9.2 item 22). */
-export interface FrozenAccount { accountId: bigint; fromHeight: number; toHeight: number }
+export interface FrozenAccount {
+  accountId: bigint;
+  fromHeight: number;
+  toHeight: number;
+}
 
 export interface NetworkParams extends SnapshotRules {
   name: NetworkName;

@@ -1,8 +1,16 @@
 // Retargeting (consensus.md §5.2): every 720 blocks below height 1,296,000, every 8,640 from there
 // on; each step scales the target by actual/expected time, at most a factor 2.
 import {
-  BLOCK_TIME, JANUS_V1, JANUS_V2, TARGET_V1_GENESIS, TARGET_V1_HARDEST, TARGET_V2_INITIAL, TARGET_V2_INITIAL_V2,
-  TARGET_V2_MAX, targetKindAt, type NetworkParams,
+  BLOCK_TIME,
+  JANUS_V1,
+  JANUS_V2,
+  TARGET_V1_GENESIS,
+  TARGET_V1_HARDEST,
+  TARGET_V2_INITIAL,
+  TARGET_V2_INITIAL_V2,
+  TARGET_V2_MAX,
+  targetKindAt,
+  type NetworkParams,
 } from './params.js';
 import { decodeTarget, encodeTarget, mantissaMax, type Target } from './target.js';
 
@@ -59,9 +67,7 @@ function bound(p: NetworkParams, kind: Target['kind'], retargetHeight: number, z
  * The target block h+1 must carry, after block h with target `targetOfH` (raw u32).
  * `timestampAt(k)` gives the timestamp of block k for 1 ≤ k ≤ h. For h = 0 it is the genesis target.
  */
-export function nextTarget(
-  p: NetworkParams, h: number, targetOfH: number, timestampAt: (height: number) => number,
-): number {
+export function nextTarget(p: NetworkParams, h: number, targetOfH: number, timestampAt: (height: number) => number): number {
   if (h === 0) return p.genesisTarget;
   if (!isRetargetHeight(h) || h === 1) return targetOfH;
   if (!p.testnetRules) {

@@ -26,14 +26,19 @@ export function rememberRecovered(digest32: Uint8Array, sig65: Uint8Array, pub33
 }
 
 /** How many recovered keys wait to be used (tests, diagnostics). */
-export function prerecoveredCount(): number { return prerecovered.size; }
+export function prerecoveredCount(): number {
+  return prerecovered.size;
+}
 
 /** The 20-byte address of the signer, or null when no key recovers (or the encoding is invalid). */
 export function recoverSignerAddress(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | null {
   let pub: Uint8Array | null;
   const k = prerecovered.size > 0 && digest32.length === 32 && sig65.length === 65 ? recoveryKey(digest32, sig65) : null;
   const hit = k === null ? undefined : prerecovered.get(k);
-  if (hit !== undefined) { prerecovered.delete(k!); pub = hit; } else pub = recoverPublicKey(digest32, sig65);
+  if (hit !== undefined) {
+    prerecovered.delete(k!);
+    pub = hit;
+  } else pub = recoverPublicKey(digest32, sig65);
   return pub ? addressFromPublicKey(pub) : null;
 }
 
@@ -49,9 +54,7 @@ export function verifySignature(digest32: Uint8Array, sig65: Uint8Array, address
  * As the reference's block application: no key recovers, ECORRUPTEDSIG (crypto.cpp:66); another
  * signer, EINVSIG (signature_verification.hpp:28).
  */
-export function verifyEntrySignature(
-  entry: SignedEntry, height: number, pinHash: Uint8Array, originAddress: Uint8Array, ctx: EntryContext,
-): Uint8Array {
+export function verifyEntrySignature(entry: SignedEntry, height: number, pinHash: Uint8Array, originAddress: Uint8Array, ctx: EntryContext): Uint8Array {
   const hash = entryTxHash(entry, height, pinHash, ctx);
   const signer = recoverSignerAddress(hash, entry.signature) ?? fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
   if (!equalBytes(signer, originAddress)) fail('EINVSIG', 'signature does not recover to the origin address');

@@ -10,15 +10,24 @@ import { recoverPublicKey, signDigest } from '../core/keys.js';
 export const SNAPSHOT_SIZE = 101;
 
 /** Priority: (importance, height), compared lexicographically (§5.6). */
-export interface Priority { importance: number; height: number }
+export interface Priority {
+  importance: number;
+  height: number;
+}
 
 export const NO_PRIORITY: Priority = { importance: 0, height: 0 };
 
 /** The wire content: height, block hash, 65-byte recoverable signature made directly over the hash. */
-export interface SignedSnapshot { height: number; hash: Uint8Array; signature: Uint8Array }
+export interface SignedSnapshot {
+  height: number;
+  hash: Uint8Array;
+  signature: Uint8Array;
+}
 
 /** A snapshot whose signer is a leader key: its importance is that key's index. */
-export interface VerifiedSnapshot extends SignedSnapshot { importance: number }
+export interface VerifiedSnapshot extends SignedSnapshot {
+  importance: number;
+}
 
 /** The mainnet leader keys (compressed), index = importance (§5.6). */
 export const MAINNET_LEADER_KEYS: readonly Uint8Array[] = [

@@ -4,8 +4,8 @@ import type { TargetKind } from './params.js';
 
 export interface Target {
   kind: TargetKind;
-  raw: number;      // the u32 as stored in the header
-  zeros: number;    // z
+  raw: number; // the u32 as stored in the header
+  zeros: number; // z
   mantissa: number; // b
 }
 
@@ -21,7 +21,7 @@ export function decodeTarget(raw: number, kind: TargetKind): Target {
 
 export function encodeTarget(kind: TargetKind, zeros: number, mantissa: number): number {
   const bits = LAYOUT[kind].mantissaBits;
-  return ((zeros * 2 ** bits) + mantissa) >>> 0;
+  return (zeros * 2 ** bits + mantissa) >>> 0;
 }
 
 export function mantissaMax(kind: TargetKind): number {

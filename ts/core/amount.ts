@@ -24,7 +24,8 @@ const AMOUNT_RE = /^(\d*)(?:\.(\d*))?$/;
 export function parseUnits(text: string, decimals: number): bigint | null {
   const m = AMOUNT_RE.exec(text);
   if (!m) return null;
-  const int = m[1], frac = m[2] ?? '';
+  const int = m[1],
+    frac = m[2] ?? '';
   if (int.length + frac.length === 0 || int.length + frac.length > 20) return null;
   if (frac.length > decimals) return null;
   const v = BigInt((int || '0') + frac.padEnd(decimals, '0'));

@@ -14,7 +14,10 @@ export class Annotator {
   readonly roots: ParseAnnotation[] = [];
   private current: ParseAnnotation[] = this.roots;
 
-  constructor(private readonly r: Reader, private readonly enabled = true) {}
+  constructor(
+    private readonly r: Reader,
+    private readonly enabled = true,
+  ) {}
 
   /** Runs `read`, tagging the bytes it consumed; tags opened inside become children. */
   mark<T>(tag: string, read: () => T): T {

@@ -17,10 +17,21 @@ import { Annotator, type ParseAnnotation } from './annotation.js';
 import { Reader, Writer } from './bytes.js';
 import { NodeError, fail } from './errors.js';
 import {
-  ENTRY_SIZE, entryBytes, readEntry, writeEntry,
-  type AssetCreationEntry, type AssetTransferEntry, type CancelationEntry, type CoinTransferEntry, type EntryKind,
-  type LimitSwapEntry, type LiquidityDepositEntry, type LiquidityWithdrawalEntry, type ShareTransferEntry,
-  type SignedEntry, type EntryOf,
+  ENTRY_SIZE,
+  entryBytes,
+  readEntry,
+  writeEntry,
+  type AssetCreationEntry,
+  type AssetTransferEntry,
+  type CancelationEntry,
+  type CoinTransferEntry,
+  type EntryKind,
+  type LimitSwapEntry,
+  type LiquidityDepositEntry,
+  type LiquidityWithdrawalEntry,
+  type ShareTransferEntry,
+  type SignedEntry,
+  type EntryOf,
 } from './entry.js';
 import { feeE8OfCode } from './transaction.js';
 
@@ -29,7 +40,7 @@ export const MAX_BODY_SIZE = 35_000;
 export type BodyLayout = 'V1' | 'V2' | 'V4';
 
 export interface Reward {
-  toId: bigint;   // u64 account id
+  toId: bigint; // u64 account id
   amount: bigint; // E8
 }
 
@@ -45,14 +56,14 @@ export interface TokenSection {
 
 export interface Body {
   layout: BodyLayout;
-  extraNonce: Uint8Array;    // 4 bytes (V1) or 10 bytes
+  extraNonce: Uint8Array; // 4 bytes (V1) or 10 bytes
   newAddresses: Uint8Array[]; // 20 bytes each
-  reserved?: Uint8Array;     // V1 only: the 2 reserved bytes (unchecked, outside the merkle root); zeros if omitted
+  reserved?: Uint8Array; // V1 only: the 2 reserved bytes (unchecked, outside the merkle root); zeros if omitted
   reward: Reward;
   coinTransfers: CoinTransferEntry[];
-  cancelations: CancelationEntry[];      // V4 only
-  tokenSections: TokenSection[];         // V4 only
-  assetCreations: AssetCreationEntry[];  // V4 only
+  cancelations: CancelationEntry[]; // V4 only
+  tokenSections: TokenSection[]; // V4 only
+  assetCreations: AssetCreationEntry[]; // V4 only
   /**
    * How many of the optional trailing count fields are present: V2 0–1 (transfers), V4 0–4
    * (transfers, cancelations, token sections, asset creations); V1 always 1. Parsing records it;
@@ -168,7 +179,15 @@ function parse(bytes: Uint8Array, layout: BodyLayout, annotate: boolean): Parsed
   r.end();
 
   const body: Body = {
-    layout, extraNonce, newAddresses, reward, coinTransfers, cancelations, tokenSections, assetCreations, countFields,
+    layout,
+    extraNonce,
+    newAddresses,
+    reward,
+    coinTransfers,
+    cancelations,
+    tokenSections,
+    assetCreations,
+    countFields,
   };
   if (reserved) body.reserved = reserved;
   if (layout !== 'V4') checkCoinAmounts(body);
@@ -210,10 +229,7 @@ export function bodyEnds(bytes: Uint8Array, offset: number, layout: BodyLayout):
   return ends;
 }
 
-function readTokenSection(
-  r: Reader, a: Annotator,
-  entries: <K extends EntryKind>(kind: K, n: number) => EntryOf<K>[],
-): TokenSection {
+function readTokenSection(r: Reader, a: Annotator, entries: <K extends EntryKind>(kind: K, n: number) => EntryOf<K>[]): TokenSection {
   const assetId = a.mark('assetId', () => r.u64());
   const counts = a.mark('tenBitsLengths', () => readTenBitCounts(r));
   return {
@@ -272,7 +288,10 @@ export function serializeBody(b: Body): Uint8Array {
   w.u64(b.reward.toId).u64(b.reward.amount);
 
   const vectors: [number, SignedEntry[] | TokenSection[]][] = [
-    [4, b.coinTransfers], [2, b.cancelations], [2, b.tokenSections], [2, b.assetCreations],
+    [4, b.coinTransfers],
+    [2, b.cancelations],
+    [2, b.tokenSections],
+    [2, b.assetCreations],
   ];
   for (const [countBytes, list] of vectors.slice(0, counts)) {
     if (countBytes === 4) w.u32(list.length);
@@ -293,7 +312,10 @@ function checkedCount(n: number, max: number): number {
 function writeTokenSection(w: Writer, s: TokenSection): void {
   w.u64(s.assetId);
   const vectors = sectionVectors(s);
-  writeTenBitCounts(w, vectors.map(([, list]) => list.length));
+  writeTenBitCounts(
+    w,
+    vectors.map(([, list]) => list.length),
+  );
   for (const [, list] of vectors) for (const e of list) writeEntry(w, e);
 }
 

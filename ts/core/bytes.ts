@@ -6,13 +6,22 @@ import { fail } from './errors.js';
 export class Reader {
   private pos: number;
 
-  constructor(private readonly buf: Uint8Array, offset = 0) {
+  constructor(
+    private readonly buf: Uint8Array,
+    offset = 0,
+  ) {
     this.pos = offset;
   }
 
-  get offset(): number { return this.pos; }
-  get remaining(): number { return this.buf.length - this.pos; }
-  get length(): number { return this.buf.length; }
+  get offset(): number {
+    return this.pos;
+  }
+  get remaining(): number {
+    return this.buf.length - this.pos;
+  }
+  get length(): number {
+    return this.buf.length;
+  }
 
   /** Fails unless `n` more bytes are available; returns the start offset and advances. */
   private take(n: number): number {
@@ -22,7 +31,9 @@ export class Reader {
     return at;
   }
 
-  u8(): number { return this.buf[this.take(1)]; }
+  u8(): number {
+    return this.buf[this.take(1)];
+  }
 
   u16(): number {
     const i = this.take(2);
@@ -67,7 +78,9 @@ export class Writer {
     this.buf = new Uint8Array(Math.max(16, capacity));
   }
 
-  get length(): number { return this.pos; }
+  get length(): number {
+    return this.pos;
+  }
 
   private room(n: number): number {
     if (this.pos + n > this.buf.length) {

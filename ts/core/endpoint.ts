@@ -3,7 +3,10 @@
 // the log lines: an IPv4 address, an IPv6 address in brackets, or a host name, then a port 0–65535
 // (0: any free port, where listening).
 
-export interface Endpoint { host: string; port: number }
+export interface Endpoint {
+  host: string;
+  port: number;
+}
 
 /** Which hosts a program takes: listening and peer addresses are IPs (localhost aside); a miner dials any name. */
 export type HostKind = 'ip' | 'name';

@@ -6,33 +6,78 @@ import { Annotator } from './annotation.js';
 import { isCanonicalSignature } from './keys.js';
 import { isPinHeight, pinHeightOf, readPinNonce, writePinNonce, type PinNonce } from './pin.js';
 import {
-  ASSET_NAME_BYTES, LIMIT_PRICE_BYTES, assetNameOf, feeE8OfCode, txHash,
-  type SigningCommon, type TransactionId, type TransactionPayload,
+  ASSET_NAME_BYTES,
+  LIMIT_PRICE_BYTES,
+  assetNameOf,
+  feeE8OfCode,
+  txHash,
+  type SigningCommon,
+  type TransactionId,
+  type TransactionPayload,
 } from './transaction.js';
 
 export const SIGNATURE_SIZE = 65;
 export const MAX_PRECISION = 18;
 
 export interface SignedHead {
-  originId: bigint;     // u64 account id
+  originId: bigint; // u64 account id
   pinNonce: PinNonce;
-  feeCode: number;      // u16 compact fee (§7.4)
+  feeCode: number; // u16 compact fee (§7.4)
   signature: Uint8Array; // r ‖ s ‖ recid
 }
 
-export interface CoinTransferEntry extends SignedHead { kind: 'coinTransfer'; toId: bigint; amount: bigint }
-export interface AssetTransferEntry extends SignedHead { kind: 'assetTransfer'; toId: bigint; amount: bigint }
-export interface ShareTransferEntry extends SignedHead { kind: 'shareTransfer'; toId: bigint; amount: bigint }
-export interface LimitSwapEntry extends SignedHead { kind: 'limitSwap'; buy: boolean; amount: bigint; limit: Uint8Array }
+export interface CoinTransferEntry extends SignedHead {
+  kind: 'coinTransfer';
+  toId: bigint;
+  amount: bigint;
+}
+export interface AssetTransferEntry extends SignedHead {
+  kind: 'assetTransfer';
+  toId: bigint;
+  amount: bigint;
+}
+export interface ShareTransferEntry extends SignedHead {
+  kind: 'shareTransfer';
+  toId: bigint;
+  amount: bigint;
+}
+export interface LimitSwapEntry extends SignedHead {
+  kind: 'limitSwap';
+  buy: boolean;
+  amount: bigint;
+  limit: Uint8Array;
+}
 /** Body order (0.10.x, measured against the live reference): base (asset units) first, then quote (coin E8). */
-export interface LiquidityDepositEntry extends SignedHead { kind: 'liquidityDeposit'; base: bigint; quote: bigint }
-export interface LiquidityWithdrawalEntry extends SignedHead { kind: 'liquidityWithdrawal'; shares: bigint }
-export interface CancelationEntry extends SignedHead { kind: 'cancelation'; cancelHeight: number; cancelNonceId: number }
-export interface AssetCreationEntry extends SignedHead { kind: 'assetCreation'; supply: bigint; precision: number; name: Uint8Array }
+export interface LiquidityDepositEntry extends SignedHead {
+  kind: 'liquidityDeposit';
+  base: bigint;
+  quote: bigint;
+}
+export interface LiquidityWithdrawalEntry extends SignedHead {
+  kind: 'liquidityWithdrawal';
+  shares: bigint;
+}
+export interface CancelationEntry extends SignedHead {
+  kind: 'cancelation';
+  cancelHeight: number;
+  cancelNonceId: number;
+}
+export interface AssetCreationEntry extends SignedHead {
+  kind: 'assetCreation';
+  supply: bigint;
+  precision: number;
+  name: Uint8Array;
+}
 
 export type SignedEntry =
-  | CoinTransferEntry | AssetTransferEntry | ShareTransferEntry | LimitSwapEntry
-  | LiquidityDepositEntry | LiquidityWithdrawalEntry | CancelationEntry | AssetCreationEntry;
+  | CoinTransferEntry
+  | AssetTransferEntry
+  | ShareTransferEntry
+  | LimitSwapEntry
+  | LiquidityDepositEntry
+  | LiquidityWithdrawalEntry
+  | CancelationEntry
+  | AssetCreationEntry;
 
 export type EntryKind = SignedEntry['kind'];
 export type EntryOf<K extends EntryKind> = Extract<SignedEntry, { kind: K }>;
@@ -41,13 +86,13 @@ const HEAD_SIZE = 18;
 
 /** Serialized sizes (§6.5; the order size is L's). */
 export const ENTRY_SIZE: Record<EntryKind, number> = {
-  coinTransfer: HEAD_SIZE + 16 + SIGNATURE_SIZE,        // 99
-  assetTransfer: HEAD_SIZE + 16 + SIGNATURE_SIZE,       // 99
-  shareTransfer: HEAD_SIZE + 16 + SIGNATURE_SIZE,       // 99
+  coinTransfer: HEAD_SIZE + 16 + SIGNATURE_SIZE, // 99
+  assetTransfer: HEAD_SIZE + 16 + SIGNATURE_SIZE, // 99
+  shareTransfer: HEAD_SIZE + 16 + SIGNATURE_SIZE, // 99
   limitSwap: HEAD_SIZE + 1 + 8 + LIMIT_PRICE_BYTES + SIGNATURE_SIZE, // 95
-  liquidityDeposit: HEAD_SIZE + 16 + SIGNATURE_SIZE,    // 99
-  liquidityWithdrawal: HEAD_SIZE + 8 + SIGNATURE_SIZE,  // 91
-  cancelation: HEAD_SIZE + 8 + SIGNATURE_SIZE,          // 91
+  liquidityDeposit: HEAD_SIZE + 16 + SIGNATURE_SIZE, // 99
+  liquidityWithdrawal: HEAD_SIZE + 8 + SIGNATURE_SIZE, // 91
+  cancelation: HEAD_SIZE + 8 + SIGNATURE_SIZE, // 91
   assetCreation: HEAD_SIZE + 9 + ASSET_NAME_BYTES + SIGNATURE_SIZE, // 97
 };
 
@@ -115,7 +160,9 @@ export function writeEntry(w: Writer, e: SignedEntry): void {
       w.u64(e.toId).u64(e.amount);
       break;
     case 'limitSwap':
-      w.u8(e.buy ? 1 : 0).u64(e.amount).bytes(e.limit, LIMIT_PRICE_BYTES);
+      w.u8(e.buy ? 1 : 0)
+        .u64(e.amount)
+        .bytes(e.limit, LIMIT_PRICE_BYTES);
       break;
     case 'liquidityDeposit':
       w.u64(e.base).u64(e.quote);
@@ -185,8 +232,11 @@ export function entryPayload(e: SignedEntry, ctx: EntryContext): TransactionPayl
     case 'assetTransfer':
     case 'shareTransfer':
       return {
-        type: 'tokenTransfer', assetHash: need(ctx.assetHash, 'assetHash'), isLiquidity: e.kind === 'shareTransfer',
-        toAddress: need(ctx.toAddress, 'toAddress'), amount: e.amount,
+        type: 'tokenTransfer',
+        assetHash: need(ctx.assetHash, 'assetHash'),
+        isLiquidity: e.kind === 'shareTransfer',
+        toAddress: need(ctx.toAddress, 'toAddress'),
+        amount: e.amount,
       };
     case 'limitSwap':
       return { type: 'limitSwap', assetHash: need(ctx.assetHash, 'assetHash'), isBuy: e.buy, amount: e.amount, limit: e.limit };

@@ -8,12 +8,12 @@ export const HEADER_SIZE = 80;
 export const HASH_SIZE = 32;
 
 export interface Header {
-  prevHash: Uint8Array;   // 32 bytes
-  target: number;         // u32, compact target; its kind (V1/V2) follows from the height (§2.4)
+  prevHash: Uint8Array; // 32 bytes
+  target: number; // u32, compact target; its kind (V1/V2) follows from the height (§2.4)
   merkleRoot: Uint8Array; // 32 bytes
-  version: number;        // u32
-  timestamp: number;      // u32, Unix seconds
-  nonce: number;          // the 4 raw nonce bytes read as u32 big-endian
+  version: number; // u32
+  timestamp: number; // u32, Unix seconds
+  nonce: number; // the 4 raw nonce bytes read as u32 big-endian
 }
 
 /** Parses exactly 80 bytes; EBADHEADER otherwise. */
@@ -45,4 +45,3 @@ export function serializeHeader(h: Header): Uint8Array {
 export function blockHash(header: Header | Uint8Array): Uint8Array {
   return sha256d(header instanceof Uint8Array ? header : serializeHeader(header));
 }
-

@@ -4,11 +4,16 @@
 /** `numberText` writes finite doubles (an API generation's float form); JSON.stringify's form by default. */
 export function writeJson(value: unknown, numberText?: (n: number) => string): string {
   switch (typeof value) {
-    case 'bigint': return value.toString();
-    case 'number': return Number.isFinite(value) ? (numberText ? numberText(value) : JSON.stringify(value)) : 'null';
-    case 'string': return JSON.stringify(value);
-    case 'boolean': return value ? 'true' : 'false';
-    case 'undefined': return 'null';
+    case 'bigint':
+      return value.toString();
+    case 'number':
+      return Number.isFinite(value) ? (numberText ? numberText(value) : JSON.stringify(value)) : 'null';
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+      return 'null';
     case 'object': {
       if (value === null) return 'null';
       if (Array.isArray(value)) return '[' + value.map((v) => writeJson(v, numberText)).join(',') + ']';
@@ -41,7 +46,9 @@ export function readJson(text: string): unknown {
   const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
   const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
   const LITERAL = /true|false|null/y;
-  const ws = () => { while (i < text.length && ' \t\n\r'.includes(text[i])) i++; };
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
   const match = (re: RegExp): string | null => {
     re.lastIndex = i;
     const m = re.exec(text);
@@ -49,7 +56,10 @@ export function readJson(text: string): unknown {
     i = re.lastIndex;
     return m[0];
   };
-  const expect = (c: string) => { ws(); if (text[i++] !== c) throw new SyntaxError(`expected '${c}' at ${i - 1}`); };
+  const expect = (c: string) => {
+    ws();
+    if (text[i++] !== c) throw new SyntaxError(`expected '${c}' at ${i - 1}`);
+  };
   const value = (): unknown => {
     ws();
     const c = text[i];
@@ -57,7 +67,10 @@ export function readJson(text: string): unknown {
       i++;
       const o: Record<string, unknown> = {};
       ws();
-      if (text[i] === '}') { i++; return o; }
+      if (text[i] === '}') {
+        i++;
+        return o;
+      }
       for (;;) {
         ws();
         const k = match(STRING);
@@ -75,7 +88,10 @@ export function readJson(text: string): unknown {
       i++;
       const a: unknown[] = [];
       ws();
-      if (text[i] === ']') { i++; return a; }
+      if (text[i] === ']') {
+        i++;
+        return a;
+      }
       for (;;) {
         a.push(value());
         ws();

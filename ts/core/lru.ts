@@ -21,5 +21,7 @@ export class Lru<K, V> {
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
   }
 
-  get size(): number { return this.map.size; }
+  get size(): number {
+    return this.map.size;
+  }
 }

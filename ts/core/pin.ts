@@ -7,9 +7,9 @@ export const MAX_RELATIVE_PIN = 255;
 export const PIN_NONCE_SIZE = 8;
 
 export interface PinNonce {
-  nonceId: number;       // u32
-  relativePin: number;   // k, u8
-  reserved: Uint8Array;  // 3 bytes: any value is accepted and they are part of the signed bytes
+  nonceId: number; // u32
+  relativePin: number; // k, u8
+  reserved: Uint8Array; // 3 bytes: any value is accepted and they are part of the signed bytes
 }
 
 export function readPinNonce(r: Reader): PinNonce {

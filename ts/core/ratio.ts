@@ -26,7 +26,8 @@ export function ratioDecimal(num: bigint, den: bigint, sig: number): { text: str
 /** `v / 10^places` as decimal text, trailing fractional zeros dropped. */
 function decimalOf(v: bigint, places: number): string {
   const s = v.toString().padStart(places + 1, '0');
-  const whole = s.slice(0, s.length - places), frac = s.slice(s.length - places).replace(/0+$/, '');
+  const whole = s.slice(0, s.length - places),
+    frac = s.slice(s.length - places).replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : whole;
 }
 

@@ -16,7 +16,12 @@ export interface SignedRequest {
   signature: Uint8Array;
 }
 
-export interface SignOptions { pinHeight: number; pinHash: Uint8Array; nonceId: number; feeCode: number }
+export interface SignOptions {
+  pinHeight: number;
+  pinHash: Uint8Array;
+  nonceId: number;
+  feeCode: number;
+}
 
 /** Signs any of the seven transaction types with the private key `sk`. */
 export function signRequest(sk: Uint8Array, payload: TransactionPayload, o: SignOptions): SignedRequest {
@@ -30,12 +35,19 @@ export function requestJson(r: SignedRequest): Record<string, unknown> {
   const p = r.payload;
   const common = { type: p.type, pinHeight: r.pinHeight, nonceId: r.nonceId, feeE8: r.feeE8, signature65: toHex(r.signature) };
   switch (p.type) {
-    case 'coinTransfer': return { ...common, toAddr: formatAddress(p.toAddress), coinE8: p.amount };
-    case 'tokenTransfer': return { ...common, assetHash: toHex(p.assetHash), isLiquidity: p.isLiquidity, toAddr: formatAddress(p.toAddress), amountU64: p.amount };
-    case 'limitSwap': return { ...common, assetHash: toHex(p.assetHash), isBuy: p.isBuy, amountU64: p.amount, limit: toHex(p.limit) };
-    case 'liquidityDeposit': return { ...common, assetHash: toHex(p.assetHash), amountU64: p.base, coinE8: p.quote };
-    case 'liquidityWithdrawal': return { ...common, assetHash: toHex(p.assetHash), amountE8: p.shares };
-    case 'cancelation': return { ...common, cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId };
-    case 'assetCreation': return { ...common, name: assetNameOf(p.name), precision: p.precision, supplyU64: p.supply };
+    case 'coinTransfer':
+      return { ...common, toAddr: formatAddress(p.toAddress), coinE8: p.amount };
+    case 'tokenTransfer':
+      return { ...common, assetHash: toHex(p.assetHash), isLiquidity: p.isLiquidity, toAddr: formatAddress(p.toAddress), amountU64: p.amount };
+    case 'limitSwap':
+      return { ...common, assetHash: toHex(p.assetHash), isBuy: p.isBuy, amountU64: p.amount, limit: toHex(p.limit) };
+    case 'liquidityDeposit':
+      return { ...common, assetHash: toHex(p.assetHash), amountU64: p.base, coinE8: p.quote };
+    case 'liquidityWithdrawal':
+      return { ...common, assetHash: toHex(p.assetHash), amountE8: p.shares };
+    case 'cancelation':
+      return { ...common, cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId };
+    case 'assetCreation':
+      return { ...common, name: assetNameOf(p.name), precision: p.precision, supplyU64: p.supply };
   }
 }

@@ -13,7 +13,7 @@ import { HASH_SIZE } from './header.js';
 export interface TransactionId {
   accountId: bigint; // u64
   pinHeight: number; // u32
-  nonceId: number;   // u32
+  nonceId: number; // u32
 }
 
 export function serializeTransactionId(id: TransactionId): Uint8Array {
@@ -47,11 +47,11 @@ export const ASSET_NAME_BYTES = 5;
 export const LIMIT_PRICE_BYTES = 3; // L/seed 3-byte price (§7.5, exchange.md §4.1)
 
 export interface SigningCommon {
-  pinHash: Uint8Array;    // hash of the block at pinHeight (genesis hash for 0)
+  pinHash: Uint8Array; // hash of the block at pinHeight (genesis hash for 0)
   pinHeight: number;
   nonceId: number;
-  reserved?: Uint8Array;  // the PinNonce's 3 reserved bytes; zero when omitted (all the API creates)
-  feeE8: bigint;          // the decoded fee
+  reserved?: Uint8Array; // the PinNonce's 3 reserved bytes; zero when omitted (all the API creates)
+  feeE8: bigint; // the decoded fee
 }
 
 /** The seven transaction types with the fields their signed bytes cover, named as in http-api.md. */
@@ -78,11 +78,15 @@ export function signingBytes(common: SigningCommon, payload: TransactionPayload)
       w.bytes(payload.toAddress, ADDRESS_BYTES).u64(payload.amount);
       break;
     case 'tokenTransfer': // 52–112
-      w.bytes(payload.assetHash, HASH_SIZE).u8(payload.isLiquidity ? 1 : 0)
-        .bytes(payload.toAddress, ADDRESS_BYTES).u64(payload.amount);
+      w.bytes(payload.assetHash, HASH_SIZE)
+        .u8(payload.isLiquidity ? 1 : 0)
+        .bytes(payload.toAddress, ADDRESS_BYTES)
+        .u64(payload.amount);
       break;
     case 'limitSwap': // 52–95
-      w.bytes(payload.assetHash, HASH_SIZE).u8(payload.isBuy ? 1 : 0).u64(payload.amount)
+      w.bytes(payload.assetHash, HASH_SIZE)
+        .u8(payload.isBuy ? 1 : 0)
+        .u64(payload.amount)
         .bytes(payload.limit, LIMIT_PRICE_BYTES);
       break;
     case 'liquidityDeposit': // 52–99: base (asset units) before quote (coin), as in the body and Txrep

@@ -82,13 +82,15 @@ function sortById(level: Order[]): void {
 function prioritySide(side: readonly Order[], isBuy: boolean): { orders: Order[]; levels: PriceLevel[] } {
   const byKey = new Map<number, Order[]>();
   for (const o of side) {
-    const key = priceKey(o.limit), level = byKey.get(key);
+    const key = priceKey(o.limit),
+      level = byKey.get(key);
     if (level) level.push(o);
     else byKey.set(key, [o]);
   }
   const keys = Int32Array.from(byKey.keys()).sort();
   if (isBuy) keys.reverse();
-  const orders: Order[] = [], levels: PriceLevel[] = [];
+  const orders: Order[] = [],
+    levels: PriceLevel[] = [];
   let total = 0n;
   for (const key of keys) {
     const level = byKey.get(key)!;
@@ -111,16 +113,22 @@ function prioritySide(side: readonly Order[], isBuy: boolean): { orders: Order[]
  * limits, 0 < remaining < 2^64), sorts each side by priority and aggregates the levels.
  */
 export function buildBook(orders: Iterable<Order>): Book {
-  const buys: Order[] = [], sells: Order[] = [];
+  const buys: Order[] = [],
+    sells: Order[] = [];
   for (const o of orders) {
     checkOrder(o);
     (o.isBuy ? buys : sells).push(o);
   }
   const ids = new BigUint64Array(buys.length + sells.length);
-  buys.forEach((o, i) => { ids[i] = o.id; });
-  sells.forEach((o, i) => { ids[buys.length + i] = o.id; });
+  buys.forEach((o, i) => {
+    ids[i] = o.id;
+  });
+  sells.forEach((o, i) => {
+    ids[buys.length + i] = o.id;
+  });
   ids.sort();
   for (let i = 1; i < ids.length; i++) if (ids[i] === ids[i - 1]) fail('EBUG', `duplicate order id ${ids[i]}`);
-  const b = prioritySide(buys, true), s = prioritySide(sells, false);
+  const b = prioritySide(buys, true),
+    s = prioritySide(sells, false);
   return { buys: b.orders, sells: s.orders, buyLevels: b.levels, sellLevels: s.levels.reverse() };
 }

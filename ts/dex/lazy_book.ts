@@ -58,7 +58,11 @@ class SideLoader {
   private heldStored: LoadableOrder | null = null;
   private heldFresh: LoadableOrder | null = null;
 
-  constructor(side: SideOrders, private readonly isBuy: boolean, private readonly skip: ReadonlySet<bigint>) {
+  constructor(
+    side: SideOrders,
+    private readonly isBuy: boolean,
+    private readonly skip: ReadonlySet<bigint>,
+  ) {
     const order = (a: LoadableOrder, b: LoadableOrder) => (ranksBefore(a, b, isBuy) ? -1 : 1);
     this.stored = [...side.stored].sort(order);
     this.fresh = [...side.fresh].sort(order);
@@ -88,8 +92,14 @@ class SideLoader {
     if (this.drained) return;
     for (;;) {
       const o = this.next();
-      if (!o) { this.drained = true; return; }
-      if (!this.skip.has(o.id)) { this.loaded.push(o); return; }
+      if (!o) {
+        this.drained = true;
+        return;
+      }
+      if (!this.skip.has(o.id)) {
+        this.loaded.push(o);
+        return;
+      }
     }
   }
 
@@ -128,18 +138,25 @@ export function loadBook(pool: Reserves, sells: SideOrders, buys: SideOrders, sk
     // each side's total must fit u64 too (the reference's book sums it with add_assert)
     for (const side of [S, B]) side.reduce((t, l) => sumU64(t, l.amount), 0n);
     return {
-      sells: sl.loaded.map((o) => toOrder(o, false)), buys: bl.loaded.map((o) => toOrder(o, true)),
-      buyLevels: B, sellLevels: [...S].reverse(),
+      sells: sl.loaded.map((o) => toOrder(o, false)),
+      buys: bl.loaded.map((o) => toOrder(o, true)),
+      buyLevels: B,
+      sellLevels: [...S].reverse(),
     };
   };
   const price = bl.nextLimit() ?? sl.nextLimit();
   if (price === null) return result();
   const key = priceKey(price);
-  let fb = 0n, fq = 0n;
-  let lower: Price | null = null, upper: Price | null = null;
+  let fb = 0n,
+    fq = 0n;
+  let lower: Price | null = null,
+    upper: Price | null = null;
   // The sell levels at or below the best bid (or the best ask when there are no bids).
   for (let p = sl.nextLimit(); p !== null; p = sl.nextLimit()) {
-    if (priceKey(p) > key) { upper = p; break; }
+    if (priceKey(p) > key) {
+      upper = p;
+      break;
+    }
     const l = sl.takeLevel();
     S.push(l);
     lower = l.limit;

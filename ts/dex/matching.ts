@@ -44,9 +44,7 @@ export function excessAt(bi: bigint, qi: bigint, p: Price): Excess {
  */
 export function stepVerdict(pool: Reserves, x: Excess, p: Price): boolean {
   const rbrq = pool.base * pool.quote;
-  return x.isQuote
-    ? cmpRatio(add64(pool.quote, x.amount) ** 2n, rbrq, p) !== 1
-    : cmpRatio(rbrq, add64(pool.base, x.amount) ** 2n, p) === -1;
+  return x.isQuote ? cmpRatio(add64(pool.quote, x.amount) ** 2n, rbrq, p) !== 1 : cmpRatio(rbrq, add64(pool.base, x.amount) ** 2n, p) === -1;
 }
 
 /**
@@ -55,10 +53,13 @@ export function stepVerdict(pool: Reserves, x: Excess, p: Price): boolean {
  * `onStep` sees every step evaluation in order.
  */
 export function findClearing(pool: Reserves, book: Book, onStep?: (s: StepTrace) => void): Clearing {
-  const rb = pool.base, rq = pool.quote;
+  const rb = pool.base,
+    rq = pool.quote;
   if (rb < 0n || rq < 0n || rb >= U64_LIMIT || rq >= U64_LIMIT) fail('EBUG', 'pool reserves must be u64');
-  const T = book.sellLevels, L = book.buyLevels;
-  const J = T.length, I = L.length;
+  const T = book.sellLevels,
+    L = book.buyLevels;
+  const J = T.length,
+    I = L.length;
   if (I === 0 && J === 0) return { filled: { base: 0n, quote: 0n }, toPool: null, phase: 'empty', price: null };
 
   // §8.2 derived sums. SB[k] = s_k + … + s_{J−1}, SB[J] = 0, so BS_i = SB[c_i] in every case.
@@ -78,7 +79,8 @@ export function findClearing(pool: Reserves, book: Book, onStep?: (s: StepTrace)
   const rbrq = rb * rq;
 
   // Working state and the two registers; they persist over the whole run (§8.2).
-  let Bi = 0n, Qi = 0n;
+  let Bi = 0n,
+    Qi = 0n;
   let TR: Excess = { isQuote: true, amount: 0n };
   let FR: Excess = TR;
 
@@ -94,8 +96,12 @@ export function findClearing(pool: Reserves, book: Book, onStep?: (s: StepTrace)
 
   /** §8.5 FIXED: bisect the marginal level's fill at the fixed price p; `var` is Bi or Qi. */
   const fixed = (isQuoteVar: boolean, f0: bigint, f1: bigint, p: Price): Clearing => {
-    const set = (v: bigint): void => { if (isQuoteVar) Qi = v; else Bi = v; };
-    let v0 = f0, v1 = f1;
+    const set = (v: bigint): void => {
+      if (isQuoteVar) Qi = v;
+      else Bi = v;
+    };
+    let v0 = f0,
+      v1 = f1;
     for (;;) {
       const t = v0 <= v1 ? v0 + (v1 - v0) / 2n : v0 - (v0 - v1) / 2n; // toward v0
       if (t === v0) break;
@@ -104,17 +110,30 @@ export function findClearing(pool: Reserves, book: Book, onStep?: (s: StepTrace)
       else v1 = t;
     }
     let delta: Excess;
-    if (TR.isQuote) { // case I (the reference asserts FR is QUOTE too: matcher.hpp:101)
+    if (TR.isQuote) {
+      // case I (the reference asserts FR is QUOTE too: matcher.hpp:101)
       if (!FR.isQuote) fail('EREFABORT', 'matching: FIXED case I with a BASE false register');
-      set(v0); delta = TR;
-    } else if (FR.isQuote) { // case II: the neighbour without pool interaction
-      if (TR.amount === 0n) { set(v0); delta = TR; } else {
+      set(v0);
+      delta = TR;
+    } else if (FR.isQuote) {
+      // case II: the neighbour without pool interaction
+      if (TR.amount === 0n) {
+        set(v0);
+        delta = TR;
+      } else {
         if (FR.amount !== 0n) fail('EREFABORT', 'matching: FIXED case II without a zero register (matcher.hpp:121)');
-        set(v1); delta = FR;
+        set(v1);
+        delta = FR;
       }
-    } else { set(v1); delta = FR; } // case III
+    } else {
+      set(v1);
+      delta = FR;
+    } // case III
     return {
-      filled: { base: Bi, quote: Qi }, toPool: delta.amount > 0n ? delta : null, phase: 'fixed', price: p,
+      filled: { base: Bi, quote: Qi },
+      toPool: delta.amount > 0n ? delta : null,
+      phase: 'fixed',
+      price: p,
     };
   };
 
@@ -135,28 +154,31 @@ export function findClearing(pool: Reserves, book: Book, onStep?: (s: StepTrace)
     if (H === 0n) amount = 0n;
     else if (rel(H) < 0) return fail('EREFABORT', 'matching: the pool relation is negative at H (matcher.cpp:92)');
     else if (rel(H) === 0) amount = H;
-    else { // SPLIT(H)
-      let lo = 0n, hi = H;
+    else {
+      // SPLIT(H)
+      let lo = 0n,
+        hi = H;
       for (;;) {
         const v = (lo + hi) / 2n;
         if (v === lo) break;
         if (rel(v) > 0) hi = v;
         else lo = v;
       }
-      const takeLo = quoteDir
-        ? rbrq * (Qi - lo) < add64(rq, hi) ** 2n * Bi
-        : rbrq * (Bi - lo) < add64(rb, hi) ** 2n * Qi;
+      const takeLo = quoteDir ? rbrq * (Qi - lo) < add64(rq, hi) ** 2n * Bi : rbrq * (Bi - lo) < add64(rb, hi) ** 2n * Qi;
       amount = takeLo ? lo : hi;
     }
     return {
-      filled: { base: Bi, quote: Qi }, toPool: amount > 0n ? { isQuote: quoteDir, amount } : null,
-      phase: 'dynamic', price: null,
+      filled: { base: Bi, quote: Qi },
+      toPool: amount > 0n ? { isQuote: quoteDir, amount } : null,
+      phase: 'dynamic',
+      price: null,
     };
   };
 
   /** §8.4 SELLSEARCH(k_lo, k_hi) with Qi held. */
   const sellSearch = (kLo: number, kHi: number): Clearing => {
-    let lo = kLo, hi = kHi;
+    let lo = kLo,
+      hi = kHi;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       Bi = SB[mid]; // sell level at its own price: filled
@@ -172,7 +194,8 @@ export function findClearing(pool: Reserves, book: Book, onStep?: (s: StepTrace)
   };
 
   // §8.4 A1: bisection over buy levels, each at its own price and unfilled.
-  let lo = 0, hi = I;
+  let lo = 0,
+    hi = I;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     Bi = BS(mid);

@@ -61,7 +61,8 @@ export function ceilDivPrice(a: bigint, p: Price): bigint | null {
  */
 export function cmpRatio(n: bigint, d: bigint, p: Price): Ordering {
   const pd = d * BigInt(p.mantissa);
-  const bn = bitlen(n), bp = bitlen(pd);
+  const bn = bitlen(n),
+    bp = bitlen(pd);
   const kd = bp + p.exponent - BIAS;
   if (bn !== kd) return bn < kd ? -1 : 1;
   // both aligned to the top of 192 bits

@@ -50,14 +50,15 @@ export interface MatchResult {
  */
 function distribute(orders: readonly Order[], total: bigint, pot: bigint, isBuy: boolean): { swaps: Swap[]; credited: bigint } {
   const swaps: Swap[] = [];
-  let rem = total, credited = 0n;
+  let rem = total,
+    credited = 0n;
   for (const o of orders) {
     if (rem === 0n) break;
     const paid = rem < o.remaining ? rem : o.remaining;
     const got = (paid * pot) / total; // ⌊paid · returned / filled⌋
-    swaps.push(isBuy
-      ? { id: o.id, base: got, quote: paid, remaining: o.remaining - paid }
-      : { id: o.id, base: paid, quote: got, remaining: o.remaining - paid });
+    swaps.push(
+      isBuy ? { id: o.id, base: got, quote: paid, remaining: o.remaining - paid } : { id: o.id, base: paid, quote: got, remaining: o.remaining - paid },
+    );
     rem -= paid;
     credited += got;
   }
@@ -69,8 +70,10 @@ function distribute(orders: readonly Order[], total: bigint, pot: bigint, isBuy:
 export function settle(pool: Reserves, book: Book, clearing: Clearing): MatchResult {
   const { filled, toPool } = clearing;
   const poolBefore: Reserves = { base: pool.base, quote: pool.quote };
-  let poolAfter = poolBefore, poolOut = 0n;
-  let rBase = filled.base, rQuote = filled.quote;
+  let poolAfter = poolBefore,
+    poolOut = 0n;
+  let rBase = filled.base,
+    rQuote = filled.quote;
   if (toPool !== null && toPool.isQuote) {
     const r = poolBuy(pool, toPool.amount) ?? fail('EREFABORT', 'pool quote reserve overflow');
     rQuote -= toPool.amount;
@@ -89,7 +92,11 @@ export function settle(pool: Reserves, book: Book, clearing: Clearing): MatchRes
   const sells = filled.base > 0n ? distribute(book.sells, filled.base, rQuote, false) : { swaps: [], credited: 0n };
   const buys = filled.quote > 0n ? distribute(book.buys, filled.quote, rBase, true) : { swaps: [], credited: 0n };
   return {
-    filled, toPool, poolBefore, poolAfter, poolOut,
+    filled,
+    toPool,
+    poolBefore,
+    poolAfter,
+    poolOut,
     returned: { base: rBase, quote: rQuote },
     buySwaps: buys.swaps,
     sellSwaps: sells.swaps,

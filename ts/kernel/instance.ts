@@ -44,11 +44,7 @@ export function kernel<T>(): KernelExports & T {
  * bytes back. Views are made after every allocation, since growth detaches `memory.buffer`.
  * Returns the output and the numeric result of `fn` (a status code for fallible exports).
  */
-export function callWithBuffers(
-  inputs: Uint8Array[],
-  outLen: number,
-  fn: (ptrs: number[], out: number) => number | void,
-): { out: Uint8Array; status: number } {
+export function callWithBuffers(inputs: Uint8Array[], outLen: number, fn: (ptrs: number[], out: number) => number | void): { out: Uint8Array; status: number } {
   const x = kernel<unknown>();
   const ptrs = inputs.map((b) => x.wasm_alloc(b.length));
   const out = x.wasm_alloc(outLen);

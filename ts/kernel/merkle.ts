@@ -25,7 +25,8 @@ export function merkleRoot(leaves: Uint8Array[], extra: Uint8Array, newType: boo
   const flat = flatten(leaves);
   if (!(extra instanceof Uint8Array)) throw new RangeError('merkle extra bytes must be a Uint8Array');
   const { out, status } = callWithBuffers([flat, extra], 32, ([l, x], o) =>
-    kernel<MerkleExports>().merkle_root(l, leaves.length, x, extra.length, newType ? 1 : 0, o));
+    kernel<MerkleExports>().merkle_root(l, leaves.length, x, extra.length, newType ? 1 : 0, o),
+  );
   if (status !== 0) throw new Error(`merkle_root failed with status ${status}`);
   return out;
 }

@@ -61,8 +61,7 @@ export function poolSell(pool: Reserves, baseIn: bigint): { quoteOut: bigint; af
  * shares but a zero reserve product.
  */
 export function poolDeposit(pool: PoolState, baseIn: bigint, quoteIn: bigint): { minted: bigint; after: PoolState } | null {
-  const [b, q, s, bi, qi] = [u64(pool.base, 'base'), u64(pool.quote, 'quote'), u64(pool.shares, 'shares'),
-    u64(baseIn, 'baseIn'), u64(quoteIn, 'quoteIn')];
+  const [b, q, s, bi, qi] = [u64(pool.base, 'base'), u64(pool.quote, 'quote'), u64(pool.shares, 'shares'), u64(baseIn, 'baseIn'), u64(quoteIn, 'quoteIn')];
   const r = run(4, (x, o) => x.pool_deposit(b, q, s, bi, qi, o));
   return r && { minted: r[0], after: { base: r[1], quote: r[2], shares: r[3] } };
 }

@@ -25,10 +25,10 @@ interface PowExports {
 }
 
 export interface PowInfo {
-  hashVerus: Uint8Array;   // VerusHash v2.2 if requested, else v2.1
+  hashVerus: Uint8Array; // VerusHash v2.2 if requested, else v2.1
   hashSha256t: Uint8Array; // SHA256t(header)
-  floatVerus: number;      // F(hashVerus) as a double (§3.8)
-  floatSha256t: number;    // F(hashSha256t) as a double
+  floatVerus: number; // F(hashVerus) as a double (§3.8)
+  floatSha256t: number; // F(hashSha256t) as a double
 }
 
 // One reused kernel buffer (the header, then the pow_info output, 80 bytes each) and a view of

@@ -10,11 +10,22 @@ import { HEADER_BYTES, type PowVersion } from './pow.js';
 /** Below this many headers per worker, splitting costs more than it saves. */
 const MIN_SLICE = 256;
 
-interface Job { headers: Uint8Array<ArrayBuffer>; versions: Uint8Array<ArrayBuffer> }
+interface Job {
+  headers: Uint8Array<ArrayBuffer>;
+  versions: Uint8Array<ArrayBuffer>;
+}
 /** Per header: `ok[i]` 1 when its proof of work is valid; `hashes` its SHA256d (32 bytes each, §2.2). */
-export interface PowVerdicts { ok: Uint8Array; hashes: Uint8Array }
-interface Done extends PowVerdicts { id: number }
-interface Pending { resolve(v: PowVerdicts): void; reject(e: Error): void }
+export interface PowVerdicts {
+  ok: Uint8Array;
+  hashes: Uint8Array;
+}
+interface Done extends PowVerdicts {
+  id: number;
+}
+interface Pending {
+  resolve(v: PowVerdicts): void;
+  reject(e: Error): void;
+}
 
 /**
  * The worker's whole program, run from its source text (so the same code works from the bundle and
@@ -23,7 +34,9 @@ interface Pending { resolve(v: PowVerdicts): void; reject(e: Error): void }
  */
 function workerProgram({ parentPort, workerData }: typeof import('node:worker_threads')): void {
   const x = new WebAssembly.Instance(workerData.module as WebAssembly.Module, {}).exports as unknown as {
-    memory: WebAssembly.Memory; wasm_alloc(n: number): number; pow_check(p: number, v: number): number;
+    memory: WebAssembly.Memory;
+    wasm_alloc(n: number): number;
+    pow_check(p: number, v: number): number;
     sha256d_raw(p: number, len: number, out: number): void;
   };
   const size = workerData.headerBytes as number;
@@ -61,7 +74,9 @@ export class PowPool {
     });
   }
 
-  get threads(): number { return this.workers.length; }
+  get threads(): number {
+    return this.workers.length;
+  }
 
   /**
    * PoW of `headers` (n × 80 bytes, concatenated) with `versions[i]` for header i, and their hashes.
@@ -74,14 +89,20 @@ export class PowPool {
     const per = Math.ceil(n / parts);
     const slices: Promise<PowVerdicts>[] = [];
     for (let k = 0; k * per < n; k++) {
-      const from = k * per, to = Math.min(n, from + per);
-      slices.push(this.run(k, {
-        headers: headers.slice(from * HEADER_BYTES, to * HEADER_BYTES),
-        versions: Uint8Array.from(versions.slice(from, to)),
-      }));
+      const from = k * per,
+        to = Math.min(n, from + per);
+      slices.push(
+        this.run(k, {
+          headers: headers.slice(from * HEADER_BYTES, to * HEADER_BYTES),
+          versions: Uint8Array.from(versions.slice(from, to)),
+        }),
+      );
     }
     const out: PowVerdicts = { ok: new Uint8Array(n), hashes: new Uint8Array(32 * n) };
-    (await Promise.all(slices)).forEach((v, k) => { out.ok.set(v.ok, k * per); out.hashes.set(v.hashes, 32 * k * per); });
+    (await Promise.all(slices)).forEach((v, k) => {
+      out.ok.set(v.ok, k * per);
+      out.hashes.set(v.hashes, 32 * k * per);
+    });
     return out;
   }
 

@@ -33,8 +33,7 @@ export const MAX_PRICE_DECIMALS = 18;
 const hex2 = (b: number): string => b.toString(16).padStart(2, '0');
 
 function isValid(mantissa: number, exponent: number): boolean {
-  return Number.isInteger(mantissa) && mantissa >= 0x8000 && mantissa <= 0xffff
-    && Number.isInteger(exponent) && exponent >= 0 && exponent <= 127;
+  return Number.isInteger(mantissa) && mantissa >= 0x8000 && mantissa <= 0xffff && Number.isInteger(exponent) && exponent >= 0 && exponent <= 127;
 }
 
 /** The price (m, e), or null unless 0x8000 ≤ m ≤ 0xffff and 0 ≤ e ≤ 127 (§4.1 validity). */
@@ -110,11 +109,16 @@ export function limitView(bytes: Uint8Array, decimals: number): PriceView {
   const p = priceFromBytes(bytes);
   if (p) return priceView(p, decimals);
   checkDecimals(decimals);
-  const mantissa = (bytes[0] << 8) | bytes[1], exponent = bytes[2];
+  const mantissa = (bytes[0] << 8) | bytes[1],
+    exponent = bytes[2];
   const doubleRaw = mantissa * 2 ** (exponent - 79); // a power of two: exact
   return {
-    precExponent10: 8 - decimals, exponent2: exponent - 79, mantissa, hex: hex2(bytes[0]) + hex2(bytes[1]) + hex2(exponent),
-    doubleAdjusted: doubleRaw * Number(`1e${decimals - 8}`), doubleRaw, // the kernel's table holds these literals
+    precExponent10: 8 - decimals,
+    exponent2: exponent - 79,
+    mantissa,
+    hex: hex2(bytes[0]) + hex2(bytes[1]) + hex2(exponent),
+    doubleAdjusted: doubleRaw * Number(`1e${decimals - 8}`),
+    doubleRaw, // the kernel's table holds these literals
   };
 }
 
@@ -143,13 +147,18 @@ export function parsePrice(text: string, decimals: number): { floor: Price; ceil
 export function priceDecimal(p: Price, decimals: number): string {
   checkPrice(p);
   checkDecimals(decimals);
-  const shift = p.exponent - 79, ten = decimals - 8;
+  const shift = p.exponent - 79,
+    ten = decimals - 8;
   // value = num / 10^places: a power of two in the denominator becomes 5^k over 10^k.
   let num = BigInt(p.mantissa) * (shift > 0 ? 2n ** BigInt(shift) : 1n) * (ten > 0 ? 10n ** BigInt(ten) : 1n);
   let places = 0;
-  if (shift < 0) { num *= 5n ** BigInt(-shift); places -= shift; }
+  if (shift < 0) {
+    num *= 5n ** BigInt(-shift);
+    places -= shift;
+  }
   if (ten < 0) places -= ten;
   const digits = num.toString().padStart(places + 1, '0');
-  const whole = digits.slice(0, digits.length - places), frac = digits.slice(digits.length - places).replace(/0+$/, '');
+  const whole = digits.slice(0, digits.length - places),
+    frac = digits.slice(digits.length - places).replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : whole;
 }

@@ -13,7 +13,10 @@ export const RECOVERED_ITEM = 34;
 /** Below this many signatures per worker, splitting costs more than it saves. */
 const MIN_SLICE = 32;
 
-interface Pending { resolve(v: Uint8Array): void; reject(e: Error): void }
+interface Pending {
+  resolve(v: Uint8Array): void;
+  reject(e: Error): void;
+}
 
 /**
  * The worker's whole program, run from its source text (self-contained, as in pow_pool.ts): the
@@ -22,7 +25,9 @@ interface Pending { resolve(v: Uint8Array): void; reject(e: Error): void }
  */
 function workerProgram({ parentPort, workerData }: typeof import('node:worker_threads')): void {
   const x = new WebAssembly.Instance(workerData.module as WebAssembly.Module, {}).exports as unknown as {
-    memory: WebAssembly.Memory; wasm_alloc(n: number): number; wasm_free(p: number, n: number): void;
+    memory: WebAssembly.Memory;
+    wasm_alloc(n: number): number;
+    wasm_free(p: number, n: number): void;
     secp256k1_recover_many(items: number, n: number, out: number): void;
   };
   parentPort!.on('message', (job: { id: number; items: Uint8Array }) => {
@@ -58,7 +63,9 @@ export class RecoverPool {
     });
   }
 
-  get threads(): number { return this.workers.length; }
+  get threads(): number {
+    return this.workers.length;
+  }
 
   /**
    * Recovers n signatures: `items` is n × (digest ‖ signature); the answer n × (status ‖ key), status

@@ -23,8 +23,7 @@ export const RECOVER_ERRORS: Record<number, string> = {
 export function recoverPublicKeyKernel(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | null {
   if (!(digest32 instanceof Uint8Array) || digest32.length !== 32) return null;
   if (!(sig65 instanceof Uint8Array) || sig65.length !== 65) return null;
-  const { out, status } = callWithBuffers([digest32, sig65], 33, ([d, s], o) =>
-    kernel<Secp256k1Exports>().secp256k1_recover(d, s, o));
+  const { out, status } = callWithBuffers([digest32, sig65], 33, ([d, s], o) => kernel<Secp256k1Exports>().secp256k1_recover(d, s, o));
   return status === 0 ? out : null;
 }
 
@@ -32,8 +31,16 @@ export function recoverPublicKeyKernel(digest32: Uint8Array, sig65: Uint8Array):
 const CURVE_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HALF_N = CURVE_N >> 1n;
 
-const N_BYTES = Uint8Array.from(CURVE_N.toString(16).match(/../g)!.map((h) => parseInt(h, 16)));
-const HALF_N_BYTES = Uint8Array.from(HALF_N.toString(16).match(/../g)!.map((h) => parseInt(h, 16)));
+const N_BYTES = Uint8Array.from(
+  CURVE_N.toString(16)
+    .match(/../g)!
+    .map((h) => parseInt(h, 16)),
+);
+const HALF_N_BYTES = Uint8Array.from(
+  HALF_N.toString(16)
+    .match(/../g)!
+    .map((h) => parseInt(h, 16)),
+);
 
 /** Compares 32-byte big-endian numbers a[from..from+32) and b: negative, 0 or positive. */
 function compare32(a: Uint8Array, from: number, b: Uint8Array): number {

@@ -36,16 +36,22 @@ export async function freeBalances(state: KeyReader, accountId: bigint, tokens: 
  * transaction after every other check, before anything changes, and may refuse it by throwing.
  */
 export async function admit(
-  mempool: Mempool, chain: ChainTip, state: KeyReader, minFeeCode: number, req: SignedRequest,
+  mempool: Mempool,
+  chain: ChainTip,
+  state: KeyReader,
+  minFeeCode: number,
+  req: SignedRequest,
   vet?: (tx: PendingTx) => Promise<void>,
 ): Promise<PendingTx> {
-  if (!isMempoolPinHeight(chain.length, req.pinHeight)) fail('EPINHEIGHT', `pinHeight ${req.pinHeight} is outside the window of a chain of ${chain.length} blocks`);
+  if (!isMempoolPinHeight(chain.length, req.pinHeight))
+    fail('EPINHEIGHT', `pinHeight ${req.pinHeight} is outside the window of a chain of ${chain.length} blocks`);
   const p = req.payload;
   // Body-level rules a block would enforce (exchange.md §2.1, §3.2, §5.1, §5.4, §6.3, §6.4).
   if ((p.type === 'tokenTransfer' || p.type === 'limitSwap') && p.amount === 0n) fail('EZEROAMOUNT');
   if (p.type === 'liquidityWithdrawal' && p.shares === 0n) fail('EZEROAMOUNT');
   if (p.type === 'liquidityDeposit' && p.base === 0n && p.quote === 0n) fail('EZEROBASEQUOTE');
-  if (p.type === 'assetCreation' && p.supply < 10n ** BigInt(p.precision)) fail('EINV_SUPPLY', 'the supply must be at least one whole unit (10^decimals smallest units)');
+  if (p.type === 'assetCreation' && p.supply < 10n ** BigInt(p.precision))
+    fail('EINV_SUPPLY', 'the supply must be at least one whole unit (10^decimals smallest units)');
   if (p.type === 'cancelation') {
     if (p.cancelHeight > req.pinHeight) fail('ECANCELFUTURE', 'cancelHeight is above the pinHeight');
     if (p.cancelHeight === req.pinHeight && p.cancelNonceId === req.nonceId) fail('ECANCELSELF');
@@ -58,11 +64,21 @@ export async function admit(
   const originId = (await accountIdOf(state, originAddress)) ?? fail('EADDRNOTFOUND', 'the signer has no account on chain');
   let assetId: bigint | undefined;
   if ('assetHash' in p) assetId = ((await assetByHash(state, p.assetHash)) ?? fail('EASSETHASHNOTFOUND')).id;
-  if (await hasTxId(state, { accountId: originId, pinHeight: req.pinHeight, nonceId: req.nonceId })) fail('ENONCE', 'this (pinHeight, nonceId) was mined already');
+  if (await hasTxId(state, { accountId: originId, pinHeight: req.pinHeight, nonceId: req.nonceId }))
+    fail('ENONCE', 'this (pinHeight, nonceId) was mined already');
   if (req.feeCode < minFeeCode) fail('EMINFEE', 'see /transaction/minfee');
   const tx: PendingTx = {
-    hash, payload: p, originId, originAddress, pinHeight: req.pinHeight, pinHash, nonceId: req.nonceId,
-    feeCode: req.feeCode, feeE8: req.feeE8, signature: req.signature, assetId,
+    hash,
+    payload: p,
+    originId,
+    originAddress,
+    pinHeight: req.pinHeight,
+    pinHash,
+    nonceId: req.nonceId,
+    feeCode: req.feeCode,
+    feeE8: req.feeE8,
+    signature: req.signature,
+    assetId,
   };
   const free = await freeBalances(state, originId, [...reservations(tx).keys()]);
   await vet?.(tx);

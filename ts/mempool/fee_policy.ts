@@ -17,6 +17,10 @@ export class MinFeePolicy {
     return this.code;
   }
 
-  get minCode(): number { return this.code; }
-  get minE8(): bigint { return fee16Decode(this.code); }
+  get minCode(): number {
+    return this.code;
+  }
+  get minE8(): bigint {
+    return fee16Decode(this.code);
+  }
 }

@@ -9,7 +9,11 @@ import { reservations, txId, type PendingTx } from './pending.js';
 
 export const MEMPOOL_CAPACITY = 10_000;
 
-interface Slot { tx: PendingTx; seq: number; reserve: Map<bigint, bigint> }
+interface Slot {
+  tx: PendingTx;
+  seq: number;
+  reserve: Map<bigint, bigint>;
+}
 
 /** Ascending (fee, age): the order in which entries are evicted. */
 const cheaperFirst = (a: Slot, b: Slot) => a.tx.feeCode - b.tx.feeCode || a.seq - b.seq;
@@ -28,20 +32,28 @@ export class Mempool {
 
   constructor(readonly capacity = MEMPOOL_CAPACITY) {}
 
-  get size(): number { return this.byId.size; }
+  get size(): number {
+    return this.byId.size;
+  }
 
-  byTxHash(hash: Uint8Array): PendingTx | undefined { return this.byHash.get(toHex(hash))?.tx; }
+  byTxHash(hash: Uint8Array): PendingTx | undefined {
+    return this.byHash.get(toHex(hash))?.tx;
+  }
 
-  hasId(key: string): boolean { return this.byId.has(key); }
+  hasId(key: string): boolean {
+    return this.byId.has(key);
+  }
 
   /** The pending transaction with this id key (`transactionIdKey`). */
-  byIdKey(key: string): PendingTx | undefined { return this.byId.get(key)?.tx; }
+  byIdKey(key: string): PendingTx | undefined {
+    return this.byId.get(key)?.tx;
+  }
 
   /** The `n` highest-fee transactions in the order of `all()`, in O(n + log size). */
   highest(n: number): PendingTx[] {
     const out: PendingTx[] = [];
     // `ordered` ascends by (fee, age): take fee groups from the top, each oldest first.
-    for (let end = this.ordered.length; end > 0 && out.length < n;) {
+    for (let end = this.ordered.length; end > 0 && out.length < n; ) {
       const start = this.groupStart(this.ordered[end - 1].tx.feeCode, end);
       for (let i = start; i < end && out.length < n; i++) out.push(this.ordered[i].tx);
       end = start;
@@ -110,7 +122,10 @@ export class Mempool {
     }
     const evicted = [...marked].map((s) => s.tx);
     for (const s of marked) this.unlink(s);
-    if (replaced) { this.unlink(replaced); evicted.push(replaced.tx); }
+    if (replaced) {
+      this.unlink(replaced);
+      evicted.push(replaced.tx);
+    }
     this.link({ tx, seq: this.seq++, reserve: need });
     evicted.push(...this.prune());
     return evicted;
@@ -125,7 +140,11 @@ export class Mempool {
   /** Removes every transaction with a fee code below `minCode`; returns how many left. */
   removeBelow(minCode: number): number {
     let n = 0;
-    for (const s of [...this.byId.values()]) if (s.tx.feeCode < minCode) { this.unlink(s); n++; }
+    for (const s of [...this.byId.values()])
+      if (s.tx.feeCode < minCode) {
+        this.unlink(s);
+        n++;
+      }
     return n;
   }
 
@@ -164,7 +183,8 @@ export class Mempool {
 
   /** The first index below `end` of the slots with fee code `fee` (binary search). */
   private groupStart(fee: number, end: number): number {
-    let lo = 0, hi = end;
+    let lo = 0,
+      hi = end;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.ordered[mid].tx.feeCode < fee) lo = mid + 1;
@@ -175,7 +195,8 @@ export class Mempool {
 
   /** Index in `ordered` where `s` is or would go (binary search on (fee, age)). */
   private position(s: Slot): number {
-    let lo = 0, hi = this.ordered.length;
+    let lo = 0,
+      hi = this.ordered.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (cheaperFirst(this.ordered[mid], s) < 0) lo = mid + 1;

@@ -22,12 +22,26 @@ export function reservations(tx: PendingTx): Map<bigint, bigint> {
   const p = tx.payload;
   const asset = tx.assetId ?? 0n;
   switch (p.type) {
-    case 'coinTransfer': addCoin(p.amount); break;
-    case 'tokenTransfer': r.set(p.isLiquidity ? liquidityTokenId(asset) : assetTokenId(asset), p.amount); break;
-    case 'limitSwap': if (p.isBuy) addCoin(p.amount); else r.set(assetTokenId(asset), p.amount); break;
-    case 'liquidityDeposit': addCoin(p.quote); if (p.base > 0n) r.set(assetTokenId(asset), p.base); break;
-    case 'liquidityWithdrawal': r.set(liquidityTokenId(asset), p.shares); break;
-    case 'cancelation': case 'assetCreation': break;
+    case 'coinTransfer':
+      addCoin(p.amount);
+      break;
+    case 'tokenTransfer':
+      r.set(p.isLiquidity ? liquidityTokenId(asset) : assetTokenId(asset), p.amount);
+      break;
+    case 'limitSwap':
+      if (p.isBuy) addCoin(p.amount);
+      else r.set(assetTokenId(asset), p.amount);
+      break;
+    case 'liquidityDeposit':
+      addCoin(p.quote);
+      if (p.base > 0n) r.set(assetTokenId(asset), p.base);
+      break;
+    case 'liquidityWithdrawal':
+      r.set(liquidityTokenId(asset), p.shares);
+      break;
+    case 'cancelation':
+    case 'assetCreation':
+      break;
   }
   return r;
 }

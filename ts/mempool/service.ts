@@ -26,14 +26,20 @@ export class MempoolService {
   /** Changes whenever transactions may have entered or left (stratum's better-template check). */
   version = 0;
 
-  constructor(private readonly chain: Chain, readonly minFee: MinFeePolicy, capacity?: number) {
+  constructor(
+    private readonly chain: Chain,
+    readonly minFee: MinFeePolicy,
+    capacity?: number,
+  ) {
     this.pool = new Mempool(capacity);
     chain.onBeforeRollback((block) => this.collectReturning(block));
     chain.onSettled(() => this.refresh());
   }
 
   /** The ledger, read between chain changes (admission and refreshes run in the chain's turn). */
-  private get state(): KeyReader { return dbReader(this.chain.db); }
+  private get state(): KeyReader {
+    return dbReader(this.chain.db);
+  }
 
   /** The minimum fee code now: the configured one, or one step above the lowest when full (§4.5). */
   get minFeeCode(): number {
@@ -61,7 +67,10 @@ export class MempoolService {
     if (p.type !== 'limitSwap' && p.type !== 'liquidityDeposit') return;
     const e = await soleTransactionRefusal(this.chain, this.chain.db, tx, Math.floor(Date.now() / 1000));
     if (e?.errorName === 'EIDNOTREFERENCED') {
-      fail('EIDNOTREFERENCED', 'the next block would credit this buyer 0 units of the asset, and the account holds no balance of it: such a block is invalid. Hold any amount of the asset first, or buy more');
+      fail(
+        'EIDNOTREFERENCED',
+        'the next block would credit this buyer 0 units of the asset, and the account holds no balance of it: such a block is invalid. Hold any amount of the asset first, or buy more',
+      );
     }
     if (e?.errorName === 'EREFABORT') fail('EREFABORT', `reference nodes cannot apply a block with this transaction now: ${e.message}`);
   }
@@ -85,9 +94,17 @@ export class MempoolService {
       const pinHeight = entryPinHeight(e, block.height);
       const pinHash = this.chain.hashAt(pinHeight);
       this.returning.push({
-        hash: entryTxHash(e, block.height, pinHash, ctx), payload: entryPayload(e, ctx),
-        originId: e.originId, originAddress, pinHeight, pinHash, nonceId: e.pinNonce.nonceId,
-        feeCode: e.feeCode, feeE8: feeE8OfCode(e.feeCode), signature: e.signature, assetId: asset?.id,
+        hash: entryTxHash(e, block.height, pinHash, ctx),
+        payload: entryPayload(e, ctx),
+        originId: e.originId,
+        originAddress,
+        pinHeight,
+        pinHash,
+        nonceId: e.pinNonce.nonceId,
+        feeCode: e.feeCode,
+        feeE8: feeE8OfCode(e.feeCode),
+        signature: e.signature,
+        assetId: asset?.id,
       });
     }
   }
@@ -96,10 +113,12 @@ export class MempoolService {
   private async stillValid(tx: PendingTx): Promise<boolean> {
     // A rolled-back asset creation frees its id for another asset: the hash must still name the same id.
     if ('assetHash' in tx.payload && (await assetByHash(this.state, tx.payload.assetHash))?.id !== tx.assetId) return false;
-    return isMempoolPinHeight(this.chain.length, tx.pinHeight)
-      && equalBytes(this.chain.hashAt(tx.pinHeight), tx.pinHash)
-      && (await accountIdOf(this.state, tx.originAddress)) === tx.originId
-      && !(await hasTxId(this.state, txId(tx)));
+    return (
+      isMempoolPinHeight(this.chain.length, tx.pinHeight) &&
+      equalBytes(this.chain.hashAt(tx.pinHeight), tx.pinHash) &&
+      (await accountIdOf(this.state, tx.originAddress)) === tx.originId &&
+      !(await hasTxId(this.state, txId(tx)))
+    );
   }
 
   private async refresh(): Promise<void> {
@@ -118,7 +137,11 @@ export class MempoolService {
     for (const tx of returning) {
       if (this.pool.hasId(transactionIdKey(txId(tx))) || !(await this.stillValid(tx))) continue;
       const balances = await freeBalances(this.state, tx.originId, [...reservations(tx).keys()]);
-      try { this.pool.insert(tx, (token) => balances.get(token) ?? 0n); } catch { /* no longer affordable */ }
+      try {
+        this.pool.insert(tx, (token) => balances.get(token) ?? 0n);
+      } catch {
+        /* no longer affordable */
+      }
     }
   }
 }

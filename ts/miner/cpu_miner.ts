@@ -7,10 +7,18 @@ import { fromHex, toHex } from '../core/hex.js';
 import { MAINNET, TESTNET, powVersionAt } from '../consensus/params.js';
 
 export interface MiningTask {
-  header: string; body: string; merklePrefix: string; height: number; testnet: boolean;
+  header: string;
+  body: string;
+  merklePrefix: string;
+  height: number;
+  testnet: boolean;
 }
 
-export interface MinedBlock { height: number; header: Uint8Array; body: Uint8Array }
+export interface MinedBlock {
+  height: number;
+  header: Uint8Array;
+  body: Uint8Array;
+}
 
 const EXTRA_NONCE_BYTES = 10;
 const NONCE_OFFSET = 76;
@@ -30,7 +38,8 @@ export function solve(task: MiningTask, maxTries = 2_000_000): MinedBlock | null
     if (extra > 0) {
       new DataView(body.buffer, body.byteOffset).setUint32(EXTRA_NONCE_BYTES - 4, extra);
       const x = new Uint8Array(prefix.length + EXTRA_NONCE_BYTES);
-      x.set(prefix); x.set(body.subarray(0, EXTRA_NONCE_BYTES), prefix.length);
+      x.set(prefix);
+      x.set(body.subarray(0, EXTRA_NONCE_BYTES), prefix.length);
       header.set(sha256(x), MERKLE_OFFSET);
     }
     for (let nonce = 0; nonce <= 0xffffffff && tries < maxTries; nonce++, tries++) {
@@ -44,7 +53,11 @@ export function solve(task: MiningTask, maxTries = 2_000_000): MinedBlock | null
 /** The node could not be reached at all (refused, unknown host, reset): wrong URL or node down. */
 export class NodeUnreachable extends Error {}
 
-interface Answer { code: number; error?: string; data?: unknown }
+interface Answer {
+  code: number;
+  error?: string;
+  data?: unknown;
+}
 
 async function call(rpc: string, path: string, init?: RequestInit): Promise<Answer> {
   let res: Response;
@@ -70,10 +83,14 @@ export async function mineBlocks(rpc: string, address: string, blocks: number, l
     const block = solve(task.data as MiningTask);
     if (!block) continue;
     const reply = await call(rpc, '/chain/append', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ height: block.height, header: toHex(block.header), body: toHex(block.body), worker: 'cpu_miner' }),
     });
-    if (reply.code !== 0) { log(`block #${block.height} refused: ${reply.error} (code ${reply.code})`); continue; }
+    if (reply.code !== 0) {
+      log(`block #${block.height} refused: ${reply.error} (code ${reply.code})`);
+      continue;
+    }
     mined++;
     log(`mined block #${block.height}`);
   }

@@ -77,8 +77,10 @@ try {
 } catch (e) {
   process.stderr.write(`miner: ${(e as Error).message}\n`);
   if (e instanceof NodeUnreachable) {
-    process.stderr.write(`Is the node running, and is ${rpc} its RPC endpoint? Start one with 'node dist/node.mjs --regtest' ` +
-      `(RPC on http://127.0.0.1:3200) or pass the endpoint it logged ('RPC endpoint is IP:PORT') with --rpc.\n`);
+    process.stderr.write(
+      `Is the node running, and is ${rpc} its RPC endpoint? Start one with 'node dist/node.mjs --regtest' ` +
+        `(RPC on http://127.0.0.1:3200) or pass the endpoint it logged ('RPC endpoint is IP:PORT') with --rpc.\n`,
+    );
   }
   process.exit(1);
 }

@@ -9,7 +9,14 @@ import { EXTRANONCE2_BYTES, merkleRootOf, minerHeader } from '../stratum/job.js'
 
 const SLICE = 5_000;
 
-interface Notify { jobId: string; prevHash: Uint8Array; merklePrefix: Uint8Array; version: Uint8Array; nbits: Uint8Array; ntime: Uint8Array }
+interface Notify {
+  jobId: string;
+  prevHash: Uint8Array;
+  merklePrefix: Uint8Array;
+  version: Uint8Array;
+  nbits: Uint8Array;
+  ntime: Uint8Array;
+}
 
 /**
  * PoW versions a header of this version word may be checked with: version 4 headers are
@@ -66,7 +73,11 @@ export function mineStratum(host: string, port: number, address: string, blocks:
       const root = merkleRootOf(j.merklePrefix, extra);
       const versions = powVersionsFor(j.version);
       for (let i = 0; i < SLICE; i++, nonce++) {
-        if (nonce > 0xffffffff) { nonce = 0; extranonce2++; return schedule(); }
+        if (nonce > 0xffffffff) {
+          nonce = 0;
+          extranonce2++;
+          return schedule();
+        }
         const header = minerHeader(j.prevHash, j.nbits, root, j.version, j.ntime, nonce);
         if (versions.some((v) => powCheck(header, v))) {
           waiting = true;
@@ -83,8 +94,12 @@ export function mineStratum(host: string, port: number, address: string, blocks:
       if (msg.method === 'mining.notify' && Array.isArray(msg.params)) {
         const [jobId, prevHash, merklePrefix, version, nbits, ntime] = msg.params as string[];
         job = {
-          jobId, prevHash: fromHexExact(prevHash, 32)!, merklePrefix: fromHex(merklePrefix)!, version: fromHexExact(version, 4)!,
-          nbits: fromHexExact(nbits, 4)!, ntime: fromHexExact(ntime, 4)!,
+          jobId,
+          prevHash: fromHexExact(prevHash, 32)!,
+          merklePrefix: fromHex(merklePrefix)!,
+          version: fromHexExact(version, 4)!,
+          nbits: fromHexExact(nbits, 4)!,
+          ntime: fromHexExact(ntime, 4)!,
         };
         extranonce2 = 0;
         nonce = 0;

@@ -42,7 +42,12 @@ export async function nextBlock(chain: ChainReadState, db: Db, pending: BlockCan
   const body = parseBody(t.body, bodyLayoutAt(chain.params, t.height, header.version));
   const applied = new StateOverlay(db);
   await applyBlock(db, applied, {
-    height: t.height, hash: TRIAL_HASH, timestamp: header.timestamp, body, hashAt: (h) => chain.hashAt(h), verifySignatures: false,
+    height: t.height,
+    hash: TRIAL_HASH,
+    timestamp: header.timestamp,
+    body,
+    hashAt: (h) => chain.hashAt(h),
+    verifySignatures: false,
   });
   return {
     async match(assetId) {
@@ -51,7 +56,8 @@ export async function nextBlock(chain: ChainReadState, db: Db, pending: BlockCan
       const m = decodeMatch(decodeHistoryEntry((await applied.get(historyKey(readU64(id))))!).payload);
       const sum = (swaps: { base: bigint; quote: bigint }[], side: 'base' | 'quote') => swaps.reduce((t, s) => t + s[side], 0n);
       // The pool keeps its fee from what it pays out (exchange.md §6.2): the reserve paid into grows by exactly the amount routed to it.
-      const quoteIn = m.poolAfter.quote - m.poolBefore.quote, baseIn = m.poolAfter.base - m.poolBefore.base;
+      const quoteIn = m.poolAfter.quote - m.poolBefore.quote,
+        baseIn = m.poolAfter.base - m.poolBefore.base;
       return {
         filled: { base: sum(m.sellSwaps, 'base'), quote: sum(m.buySwaps, 'quote') },
         toPool: quoteIn > 0n ? { isQuote: true, amount: quoteIn } : baseIn > 0n ? { isQuote: false, amount: baseIn } : NO_MATCH.toPool,

@@ -7,8 +7,14 @@
 // make it invalid (a fill crediting 0 to a new row, a deposit minting 0 shares: exchange.md §3.3,
 // §14.3 P3) are left out.
 import {
-  MAX_BODY_SIZE, bodyMerklePrefix, bodyMerkleRoot, emptyTokenSection, extraNonceSize, serializeBody,
-  type Body, type TokenSection,
+  MAX_BODY_SIZE,
+  bodyMerklePrefix,
+  bodyMerkleRoot,
+  emptyTokenSection,
+  extraNonceSize,
+  serializeBody,
+  type Body,
+  type TokenSection,
 } from '../core/body.js';
 import { ENTRY_SIZE, type SignedEntry, type SignedHead } from '../core/entry.js';
 import { NodeError } from '../core/errors.js';
@@ -50,18 +56,27 @@ function templateVersion(chain: ChainReadState, height: number): number {
 /** The body entry of a pending transaction, with its relative pin and its recipient's account id. */
 export function bodyEntry(tx: BlockCandidate, relativePin: number, toId: bigint | null): SignedEntry {
   const head: SignedHead = {
-    originId: tx.originId, pinNonce: { nonceId: tx.nonceId, relativePin, reserved: new Uint8Array(3) },
-    feeCode: tx.feeCode, signature: tx.signature,
+    originId: tx.originId,
+    pinNonce: { nonceId: tx.nonceId, relativePin, reserved: new Uint8Array(3) },
+    feeCode: tx.feeCode,
+    signature: tx.signature,
   };
   const p = tx.payload;
   switch (p.type) {
-    case 'coinTransfer': return { kind: 'coinTransfer', ...head, toId: toId!, amount: p.amount };
-    case 'tokenTransfer': return { kind: p.isLiquidity ? 'shareTransfer' : 'assetTransfer', ...head, toId: toId!, amount: p.amount };
-    case 'limitSwap': return { kind: 'limitSwap', ...head, buy: p.isBuy, amount: p.amount, limit: p.limit };
-    case 'liquidityDeposit': return { kind: 'liquidityDeposit', ...head, base: p.base, quote: p.quote };
-    case 'liquidityWithdrawal': return { kind: 'liquidityWithdrawal', ...head, shares: p.shares };
-    case 'cancelation': return { kind: 'cancelation', ...head, cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId };
-    case 'assetCreation': return { kind: 'assetCreation', ...head, supply: p.supply, precision: p.precision, name: p.name };
+    case 'coinTransfer':
+      return { kind: 'coinTransfer', ...head, toId: toId!, amount: p.amount };
+    case 'tokenTransfer':
+      return { kind: p.isLiquidity ? 'shareTransfer' : 'assetTransfer', ...head, toId: toId!, amount: p.amount };
+    case 'limitSwap':
+      return { kind: 'limitSwap', ...head, buy: p.isBuy, amount: p.amount, limit: p.limit };
+    case 'liquidityDeposit':
+      return { kind: 'liquidityDeposit', ...head, base: p.base, quote: p.quote };
+    case 'liquidityWithdrawal':
+      return { kind: 'liquidityWithdrawal', ...head, shares: p.shares };
+    case 'cancelation':
+      return { kind: 'cancelation', ...head, cancelHeight: p.cancelHeight, cancelNonceId: p.cancelNonceId };
+    case 'assetCreation':
+      return { kind: 'assetCreation', ...head, supply: p.supply, precision: p.precision, name: p.name };
   }
 }
 
@@ -76,7 +91,12 @@ class BodyAssembler {
   fees = 0n;
   size: number;
 
-  constructor(private readonly db: Db, private readonly height: number, private readonly firstNewId: bigint, readonly layout: Body['layout']) {
+  constructor(
+    private readonly db: Db,
+    private readonly height: number,
+    private readonly firstNewId: bigint,
+    readonly layout: Body['layout'],
+  ) {
     // Extra nonce, address count, reward, the count fields of the layout (V1 also has 2 reserved bytes).
     this.size = extraNonceSize(layout) + (layout === 'V1' ? 4 + 2 : 2) + 16 + 4 + (layout === 'V4' ? 6 : 0);
   }
@@ -109,18 +129,34 @@ class BodyAssembler {
     if (to?.isNew) this.addNew((p as { toAddress: Uint8Array }).toAddress, to.id);
     this.fees += tx.feeE8;
     switch (entry.kind) {
-      case 'coinTransfer': this.coinTransfers.push(entry); break;
-      case 'cancelation': this.cancelations.push(entry); break;
-      case 'assetCreation': this.assetCreations.push(entry); break;
+      case 'coinTransfer':
+        this.coinTransfers.push(entry);
+        break;
+      case 'cancelation':
+        this.cancelations.push(entry);
+        break;
+      case 'assetCreation':
+        this.assetCreations.push(entry);
+        break;
       default: {
         let s = section;
         if (!s) this.sections.set(tx.assetId!, (s = emptyTokenSection(tx.assetId!)));
         switch (entry.kind) {
-          case 'assetTransfer': s.assetTransfers.push(entry); break;
-          case 'shareTransfer': s.shareTransfers.push(entry); break;
-          case 'limitSwap': s.limitSwaps.push(entry); break;
-          case 'liquidityDeposit': s.liquidityDeposits.push(entry); break;
-          case 'liquidityWithdrawal': s.liquidityWithdrawals.push(entry); break;
+          case 'assetTransfer':
+            s.assetTransfers.push(entry);
+            break;
+          case 'shareTransfer':
+            s.shareTransfers.push(entry);
+            break;
+          case 'limitSwap':
+            s.limitSwaps.push(entry);
+            break;
+          case 'liquidityDeposit':
+            s.liquidityDeposits.push(entry);
+            break;
+          case 'liquidityWithdrawal':
+            s.liquidityWithdrawals.push(entry);
+            break;
         }
       }
     }
@@ -171,11 +207,19 @@ async function blockWorkshop(chain: ChainReadState, db: Db, now: number) {
   const timestamp = Math.max(now, minimumTimestamp(ts.previous, ts.retargetFloorTimestamp));
   const target = expectedTarget(p, chain);
   const firstNewId = await nextStateId(dbReader(db));
-  const header = (body: Body) => serializeHeader({
-    prevHash: chain.tipHash, target, merkleRoot: bodyMerkleRoot(body, merkleNewTypeAt(p, height)), version, timestamp, nonce: 0,
-  });
+  const header = (body: Body) =>
+    serializeHeader({
+      prevHash: chain.tipHash,
+      target,
+      merkleRoot: bodyMerkleRoot(body, merkleNewTypeAt(p, height)),
+      version,
+      timestamp,
+      nonce: 0,
+    });
   return {
-    height, target, header,
+    height,
+    target,
+    header,
     async assemble(miner: Uint8Array, txs: BlockCandidate[]): Promise<Body> {
       const a = new BodyAssembler(db, height, firstNewId, layout);
       const minerRef = await a.idOf(miner);
@@ -188,7 +232,12 @@ async function blockWorkshop(chain: ChainReadState, db: Db, now: number) {
       try {
         checkBlockBody(p, height, parseHeader(header(body)), serializeBody(body));
         await applyBlock(db, new StateOverlay(db), {
-          height, hash: new Uint8Array(32), timestamp, body, hashAt: (k) => chain.hashAt(k), verifySignatures: false,
+          height,
+          hash: new Uint8Array(32),
+          timestamp,
+          body,
+          hashAt: (k) => chain.hashAt(k),
+          verifySignatures: false,
         });
         return null;
       } catch (e) {
@@ -215,8 +264,12 @@ export async function buildTemplate(chain: ChainReadState, db: Db, miner: Uint8A
     body = await w.assemble(miner, kept);
   }
   return {
-    height: w.height, header: w.header(body), body: serializeBody(body), merklePrefix: bodyMerklePrefix(body),
-    blockReward: body.reward.amount, difficulty: targetDifficulty(targetAt(chain.params, w.height, w.target)),
+    height: w.height,
+    header: w.header(body),
+    body: serializeBody(body),
+    merklePrefix: bodyMerklePrefix(body),
+    blockReward: body.reward.amount,
+    difficulty: targetDifficulty(targetAt(chain.params, w.height, w.target)),
   };
 }
 

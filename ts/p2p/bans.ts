@@ -12,8 +12,19 @@ const OFFENSE_LOG_LIMIT = 10_000;
 /** Offenses per page of `/peers/offenses/:page` (http-api-details.md §8). */
 export const OFFENSES_PER_PAGE = 100;
 
-export interface Offense { seq: bigint; ip: string; timeMs: number; code: number; name: string }
-export interface Ban { key: string; untilMs: number; code: number; name: string }
+export interface Offense {
+  seq: bigint;
+  ip: string;
+  timeMs: number;
+  code: number;
+  name: string;
+}
+export interface Ban {
+  key: string;
+  untilMs: number;
+  code: number;
+  name: string;
+}
 
 /** The symbolic name of an error code ("E…"), or the code as text when it is not in the table. */
 export function errorNameOf(code: number): string {
@@ -50,7 +61,10 @@ export class BanList {
   private readonly bans = new Map<string, { untilMs: number; code: number }>();
   private nextSeq = 1n;
 
-  constructor(private readonly db: PeerDb | null = null, private readonly banLoopback = false) {}
+  constructor(
+    private readonly db: PeerDb | null = null,
+    private readonly banLoopback = false,
+  ) {}
 
   /** Loads the stored bans and offenses. */
   async load(): Promise<void> {

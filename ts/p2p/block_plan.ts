@@ -3,7 +3,10 @@
 // above the first range not yet handed on, so the bodies held out of order stay bounded whatever
 // a slow peer does; a range whose peer failed is taken again by another.
 
-export interface BlockRange { first: number; last: number }
+export interface BlockRange {
+  first: number;
+  last: number;
+}
 
 export class BlockPlan<T> {
   /** Ranges nobody is asked for, lowest first. */
@@ -15,13 +18,20 @@ export class BlockPlan<T> {
   private wake: (() => void) | null = null;
   private signal: Promise<void> | null = null;
 
-  constructor(first: number, private readonly last: number, private readonly size: number, private readonly window: number) {
+  constructor(
+    first: number,
+    private readonly last: number,
+    private readonly size: number,
+    private readonly window: number,
+  ) {
     this.next = first;
     for (let f = first; f <= last; f += size) this.open.push({ first: f, last: Math.min(f + size - 1, last) });
   }
 
   /** Every range was handed on, or the download ended. */
-  get finished(): boolean { return this.closed || this.next > this.last; }
+  get finished(): boolean {
+    return this.closed || this.next > this.last;
+  }
 
   /** The lowest open range within the window that ends at or below `maxHeight`, now taken; or null. */
   take(maxHeight: number): BlockRange | null {
@@ -66,7 +76,9 @@ export class BlockPlan<T> {
 
   /** Resolves at the next change (a range given back, arrived, handed on, or the end). */
   changes(): Promise<void> {
-    this.signal ??= new Promise((resolve) => { this.wake = resolve; });
+    this.signal ??= new Promise((resolve) => {
+      this.wake = resolve;
+    });
     return this.signal;
   }
 

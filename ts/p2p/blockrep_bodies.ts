@@ -11,14 +11,18 @@ import { checkBlockBody } from '../consensus/block_check.js';
 import { bodyLayoutAt, type NetworkParams } from '../consensus/params.js';
 import type { BlockrepMsg } from './messages.js';
 
-export interface CheckedBody { bytes: Uint8Array; body: Body }
+export interface CheckedBody {
+  bytes: Uint8Array;
+  body: Body;
+}
 
 /** `headers[i]` is the header of height `first + i`; one body per header, or a NodeError. */
 export function blockrepBodies(params: NetworkParams, rep: BlockrepMsg, first: number, headers: Header[]): CheckedBody[] {
   let error: NodeError;
   if (rep.bodies) {
     try {
-      if (rep.bodies.length !== headers.length) throw new NodeError('EINV_BLOCKREPSIZE', `${rep.bodies.length} bodies for ${first}..${first + headers.length - 1}`);
+      if (rep.bodies.length !== headers.length)
+        throw new NodeError('EINV_BLOCKREPSIZE', `${rep.bodies.length} bodies for ${first}..${first + headers.length - 1}`);
       return rep.bodies.map((bytes, i) => ({ bytes, body: checkBlockBody(params, first + i, headers[i], bytes) }));
     } catch (e) {
       if (!(e instanceof NodeError)) throw e;
@@ -43,7 +47,12 @@ function splitRaw(params: NetworkParams, raw: Uint8Array, first: number, headers
     for (const end of bodyEnds(raw, offset, bodyLayoutAt(params, h, headers[i].version)).reverse()) {
       const bytes = raw.subarray(offset, end);
       let body: Body;
-      try { body = checkBlockBody(params, h, headers[i], bytes); } catch (e) { if (e instanceof NodeError) continue; throw e; }
+      try {
+        body = checkBlockBody(params, h, headers[i], bytes);
+      } catch (e) {
+        if (e instanceof NodeError) continue;
+        throw e;
+      }
       out.push({ bytes, body });
       if (from(i + 1, end)) return true;
       out.pop();

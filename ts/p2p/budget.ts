@@ -8,7 +8,10 @@
 // txids per 10 s pong.
 import { fail } from '../core/errors.js';
 
-export interface BudgetSpec { burst: number; perSecond: number }
+export interface BudgetSpec {
+  burst: number;
+  perSecond: number;
+}
 
 /** The budgets of one peer (p2p.md §4.4 "beyond the reference"; README "Peer budgets"). */
 export const PEER_BUDGETS = {
@@ -29,7 +32,10 @@ export class RateBudget {
   private tokens: number;
   private at: number;
 
-  constructor(private readonly spec: BudgetSpec, now = Date.now()) {
+  constructor(
+    private readonly spec: BudgetSpec,
+    now = Date.now(),
+  ) {
     this.tokens = spec.burst;
     this.at = now;
   }

@@ -40,13 +40,20 @@ export class ChainDescription {
   private pinnedBy: VerifiedSnapshot | null = null;
   private past: PastChain[] = [];
 
-  constructor(private readonly chain: Chain, private readonly nowMs: () => number = Date.now) {
+  constructor(
+    private readonly chain: Chain,
+    private readonly nowMs: () => number = Date.now,
+  ) {
     this.announcedLength = chain.length;
     this.announcedWorksum = chain.worksum;
   }
 
-  get length(): number { return this.announcedLength; }
-  get worksum(): bigint { return this.announcedWorksum; }
+  get length(): number {
+    return this.announcedLength;
+  }
+  get worksum(): bigint {
+    return this.announcedWorksum;
+  }
 
   /** Records a chain change (called in the chain's turn); an announcement is then due. */
   onEvent(e: ChainEvent): void {
@@ -67,7 +74,9 @@ export class ChainDescription {
     }
   }
 
-  get pending(): boolean { return this.dirty; }
+  get pending(): boolean {
+    return this.dirty;
+  }
 
   /**
    * The announcement due now, or null; call inside `chain.locked`. A chain cut by a signed snapshot
@@ -78,7 +87,8 @@ export class ChainDescription {
     this.past = this.past.filter((p) => p.expiresAt === null || p.expiresAt > now);
     if (!this.dirty) return null;
     this.dirty = false;
-    const length = this.chain.length, worksum = this.chain.worksum;
+    const length = this.chain.length,
+      worksum = this.chain.worksum;
     const pinnedBy = this.pinnedBy;
     this.pinnedBy = null;
     if (this.lowestRollback !== null) {
@@ -91,7 +101,14 @@ export class ChainDescription {
       this.announcedLength = length;
       this.announcedWorksum = worksum;
       if (rollback) return { kind: 'SignedPinRollback', snapshot: pinnedBy!, length, worksum, descriptor: this.descriptor };
-      return { kind: 'Fork', descriptor: this.descriptor, length, worksum, forkHeight, grid: this.gridSlots(Math.floor((forkHeight - 1) / BATCH_SIZE), length) };
+      return {
+        kind: 'Fork',
+        descriptor: this.descriptor,
+        length,
+        worksum,
+        forkHeight,
+        grid: this.gridSlots(Math.floor((forkHeight - 1) / BATCH_SIZE), length),
+      };
     }
     if (length <= this.announcedLength || worksum <= this.announcedWorksum) return null;
     const grid = this.gridSlots(Math.floor(this.announcedLength / BATCH_SIZE), length);
@@ -104,8 +121,14 @@ export class ChainDescription {
   init(v3: boolean): InitMsg {
     const current = this.described(this.descriptor)!;
     return {
-      kind: 'Init', v3, descriptor: this.descriptor, priority: priorityOf(this.chain.snapshot), length: this.announcedLength,
-      worksum: this.announcedWorksum, grid: this.gridSlots(0, current.length, current), flags: v3 ? 0 : null,
+      kind: 'Init',
+      v3,
+      descriptor: this.descriptor,
+      priority: priorityOf(this.chain.snapshot),
+      length: this.announcedLength,
+      worksum: this.announcedWorksum,
+      grid: this.gridSlots(0, current.length, current),
+      flags: v3 ? 0 : null,
     };
   }
 
@@ -117,8 +140,8 @@ export class ChainDescription {
     if (p) {
       return {
         length: p.length,
-        header: (h) => (h < 1 || h > p.length ? null : h <= p.base ? chain.rawHeaderAt(h) : p.headers[h - p.base - 1] ?? null),
-        body: async (h) => (h < 1 || h > p.length ? null : h <= p.base ? (await chain.block(h))?.body ?? null : p.bodies[h - p.base - 1] ?? null),
+        header: (h) => (h < 1 || h > p.length ? null : h <= p.base ? chain.rawHeaderAt(h) : (p.headers[h - p.base - 1] ?? null)),
+        body: async (h) => (h < 1 || h > p.length ? null : h <= p.base ? ((await chain.block(h))?.body ?? null) : (p.bodies[h - p.base - 1] ?? null)),
       };
     }
     if (descriptor !== this.descriptor) return null;
@@ -126,7 +149,7 @@ export class ChainDescription {
     return {
       length,
       header: (h) => (h < 1 || h > length ? null : chain.rawHeaderAt(h)),
-      body: async (h) => (h < 1 || h > length ? null : (await chain.block(h))?.body ?? null),
+      body: async (h) => (h < 1 || h > length ? null : ((await chain.block(h))?.body ?? null)),
     };
   }
 

@@ -11,7 +11,11 @@ import { SEND_QUEUE_LIMIT, TIMER } from './protocol.js';
 import type { PeerSocket, TransportKind } from './transport/socket.js';
 
 /** Why a connection ended: an error of the table (code > 0), a network error (< 0) or a normal close (0). */
-export interface CloseReason { code: number; name: string; detail: string }
+export interface CloseReason {
+  code: number;
+  name: string;
+  detail: string;
+}
 
 export const closeReason = (e: NodeError): CloseReason => ({ code: e.code, name: e.errorName, detail: e.message });
 
@@ -47,7 +51,11 @@ let nextId = 1;
 const TOTAL_BUFFERED = 64_000_000;
 const BUFFER_SHARE = 256_000;
 const openConnections = new Set<Connection>();
-const sum = (f: (c: Connection) => number): number => { let n = 0; for (const c of openConnections) n += f(c); return n; };
+const sum = (f: (c: Connection) => number): number => {
+  let n = 0;
+  for (const c of openConnections) n += f(c);
+  return n;
+};
 
 export class Connection {
   /** Process-wide id, counting from 1 (§1.6). */
@@ -70,7 +78,11 @@ export class Connection {
   private isClosed = false;
   private readonly count: (rx: number, tx: number) => void;
 
-  constructor(private readonly socket: PeerSocket, opts: ConnectionOptions, private readonly handlers: ConnectionHandlers) {
+  constructor(
+    private readonly socket: PeerSocket,
+    opts: ConnectionOptions,
+    private readonly handlers: ConnectionHandlers,
+  ) {
     this.count = (rx, tx) => opts.count?.(this, rx, tx);
     this.inbound = opts.inbound;
     this.transport = opts.transport ?? 'tcp';
@@ -87,15 +99,27 @@ export class Connection {
     if (hello) this.write(hello);
   }
 
-  get closed(): boolean { return this.isClosed; }
-  get ready(): boolean { return this.handshake.done && !this.isClosed; }
+  get closed(): boolean {
+    return this.isClosed;
+  }
+  get ready(): boolean {
+    return this.handshake.done && !this.isClosed;
+  }
   /** The type code of the frame being received now, or null between frames. */
-  get receivingType(): number | null { return this.decoder.partialType; }
-  get address(): string { return `${this.host}:${this.port}`; }
+  get receivingType(): number | null {
+    return this.decoder.partialType;
+  }
+  get address(): string {
+    return `${this.host}:${this.port}`;
+  }
   /** The peer's listen address: the dialled one, or the IP and the port an inbound peer claimed. */
   /** The port the peer listens on: the one dialled, or the one an inbound peer claimed. */
-  get listenPort(): number { return this.inbound ? (this.handshake.peerListenPort ?? this.port) : this.port; }
-  get listenAddress(): string { return `${this.host}:${this.listenPort}`; }
+  get listenPort(): number {
+    return this.inbound ? (this.handshake.peerListenPort ?? this.port) : this.port;
+  }
+  get listenAddress(): string {
+    return `${this.host}:${this.listenPort}`;
+  }
 
   /** Frames and queues a message; closes with EBUFFERFULL when the peer does not read (§1.5). */
   send(type: number, payload: Uint8Array): void {
@@ -103,7 +127,8 @@ export class Connection {
     this.write(encodeFrame(type, payload));
     const queued = this.socket.writableLength;
     if (queued > SEND_QUEUE_LIMIT) this.close(new NodeError('EBUFFERFULL', `${queued} bytes queued`));
-    else if (queued > BUFFER_SHARE && sum((c) => c.socket.writableLength) > TOTAL_BUFFERED) this.close(new NodeError('EBUFFERFULL', `${queued} bytes queued while all peers' queues exceed 64 MB`));
+    else if (queued > BUFFER_SHARE && sum((c) => c.socket.writableLength) > TOTAL_BUFFERED)
+      this.close(new NodeError('EBUFFERFULL', `${queued} bytes queued while all peers' queues exceed 64 MB`));
   }
 
   close(reason: NodeError | CloseReason): void {
@@ -154,7 +179,8 @@ export class Connection {
         this.handlers.frame(this, f);
       }
       const partial = this.decoder.pendingBytes;
-      if (partial > BUFFER_SHARE && sum((c) => c.decoder.pendingBytes) > TOTAL_BUFFERED) throw new NodeError('EMSGFLOOD', `${partial} bytes of an unfinished frame while all peers' exceed 64 MB`);
+      if (partial > BUFFER_SHARE && sum((c) => c.decoder.pendingBytes) > TOTAL_BUFFERED)
+        throw new NodeError('EMSGFLOOD', `${partial} bytes of an unfinished frame while all peers' exceed 64 MB`);
     } catch (e) {
       if (e instanceof NodeError) this.close(e);
       else this.close({ code: 2000, name: 'EBUG', detail: String((e as Error)?.stack ?? e) });

@@ -6,7 +6,11 @@
 import { VERSION } from '../version.js';
 import { BLOCK_BATCH, LIMIT, MSG, TIMER } from './protocol.js';
 
-export interface NodeVersion { major: number; minor: number; patch: number }
+export interface NodeVersion {
+  major: number;
+  minor: number;
+  patch: number;
+}
 
 /** `major<<16 | minor<<8 | patch`: 0.10.3 is 0x00000A03 (§1.4). */
 export function encodeVersion(v: NodeVersion): number {
@@ -69,18 +73,38 @@ export interface Capabilities {
 }
 
 /** Codes every version parses (mainnet.md §5.1; 12 and 17 are nobody's, 13 only empty at 0.8.x). */
-const BASE_CODES = [MSG.InitV1, MSG.Fork, MSG.Append, MSG.SignedPinRollback, MSG.Ping, MSG.Pong, MSG.Batchreq, MSG.Batchrep,
-  MSG.Probereq, MSG.Proberep, MSG.Blockreq, MSG.Blockrep, MSG.Txnotify, MSG.Txreq, MSG.LegacyTxrep, MSG.Leader];
+const BASE_CODES = [
+  MSG.InitV1,
+  MSG.Fork,
+  MSG.Append,
+  MSG.SignedPinRollback,
+  MSG.Ping,
+  MSG.Pong,
+  MSG.Batchreq,
+  MSG.Batchrep,
+  MSG.Probereq,
+  MSG.Proberep,
+  MSG.Blockreq,
+  MSG.Blockrep,
+  MSG.Txnotify,
+  MSG.Txreq,
+  MSG.LegacyTxrep,
+  MSG.Leader,
+];
 
 export function capabilitiesOf(v: NodeVersion): Capabilities {
   const dialect = dialectOf(v);
   const defi = knowsTokens(v);
   const knows = new Set<number>(BASE_CODES);
-  if (dialect !== 'v1') { knows.add(MSG.PingV2); knows.add(MSG.PongV2); }
+  if (dialect !== 'v1') {
+    knows.add(MSG.PingV2);
+    knows.add(MSG.PongV2);
+  }
   if (dialect === 'newer') knows.add(MSG.InitV3);
   if (defi) knows.add(MSG.Txrep);
   return {
-    dialect, knows,
+    dialect,
+    knows,
     initV3: dialect === 'newer',
     pingV2: dialect !== 'v1',
     tokens: defi,

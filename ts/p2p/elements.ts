@@ -32,11 +32,18 @@ export function readGrid(r: Reader, bytes: number): Uint8Array[] {
 export { NO_PRIORITY, readSnapshot, writeSnapshot, type Priority, type SignedSnapshot } from '../consensus/signed_snapshot.js';
 import type { Priority } from '../consensus/signed_snapshot.js';
 
-export function writePriority(w: Writer, p: Priority): void { w.u16(p.importance).u32(p.height); }
-export function readPriority(r: Reader): Priority { return { importance: r.u16(), height: r.u32() }; }
+export function writePriority(w: Writer, p: Priority): void {
+  w.u16(p.importance).u32(p.height);
+}
+export function readPriority(r: Reader): Priority {
+  return { importance: r.u16(), height: r.u32() };
+}
 
 /** TCPPeeraddr: IPv4 as u32, port u16. */
-export interface PeerAddress { ip: string; port: number }
+export interface PeerAddress {
+  ip: string;
+  port: number;
+}
 
 export function writePeerAddress(w: Writer, a: PeerAddress): void {
   const parts = a.ip.split('.').map(Number);
@@ -49,14 +56,26 @@ export function readPeerAddress(r: Reader): PeerAddress {
 }
 
 /** TransactionId (16): accountId u64, pinHeight u32, nonceId u32. */
-export function writeTxId(w: Writer, id: TransactionId): void { w.u64(id.accountId).u32(id.pinHeight).u32(id.nonceId); }
-export function readTxId(r: Reader): TransactionId { return { accountId: r.u64(), pinHeight: r.u32(), nonceId: r.u32() }; }
+export function writeTxId(w: Writer, id: TransactionId): void {
+  w.u64(id.accountId).u32(id.pinHeight).u32(id.nonceId);
+}
+export function readTxId(r: Reader): TransactionId {
+  return { accountId: r.u64(), pinHeight: r.u32(), nonceId: r.u32() };
+}
 
 /** TxidWithFee (18): TransactionId, then the 16-bit compact fee code. */
-export interface TxidWithFee { id: TransactionId; feeCode: number }
+export interface TxidWithFee {
+  id: TransactionId;
+  feeCode: number;
+}
 
-export function writeTxidWithFee(w: Writer, t: TxidWithFee): void { writeTxId(w, t.id); w.u16(t.feeCode); }
-export function readTxidWithFee(r: Reader): TxidWithFee { return { id: readTxId(r), feeCode: r.u16() }; }
+export function writeTxidWithFee(w: Writer, t: TxidWithFee): void {
+  writeTxId(w, t.id);
+  w.u16(t.feeCode);
+}
+export function readTxidWithFee(r: Reader): TxidWithFee {
+  return { id: readTxId(r), feeCode: r.u16() };
+}
 
 /** Vector16⟨T⟩: u16 count, then the elements. */
 export function writeVector16<T>(w: Writer, items: T[], write: (w: Writer, t: T) => void): void {

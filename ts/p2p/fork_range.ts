@@ -5,14 +5,16 @@ import { fail } from '../core/errors.js';
 import { equalBytes } from '../core/hex.js';
 import { BATCH_SIZE } from './protocol.js';
 
-export interface ForkRange { lower: number; upper: number }
+export interface ForkRange {
+  lower: number;
+  upper: number;
+}
 
 /** Binary search over the common grid slots for the first differing one. */
-export function gridForkRange(
-  ourGrid: (slot: number) => Uint8Array, ourLength: number, theirGrid: Uint8Array[], theirLength: number,
-): ForkRange {
+export function gridForkRange(ourGrid: (slot: number) => Uint8Array, ourLength: number, theirGrid: Uint8Array[], theirLength: number): ForkRange {
   const common = Math.min(Math.floor(ourLength / BATCH_SIZE), theirGrid.length);
-  let lo = 0, hi = common; // slots < lo are equal; slot hi differs (or hi = common)
+  let lo = 0,
+    hi = common; // slots < lo are equal; slot hi differs (or hi = common)
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (equalBytes(ourGrid(mid), theirGrid[mid])) lo = mid + 1;

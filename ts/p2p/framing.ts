@@ -7,7 +7,10 @@ import { sha256 } from '../kernel/hash.js';
 import { fail } from '../core/errors.js';
 import { FRAME_HEADER, MAX_PAYLOAD } from './protocol.js';
 
-export interface Frame { type: number; payload: Uint8Array }
+export interface Frame {
+  type: number;
+  payload: Uint8Array;
+}
 
 /** The frame checksum: the first 4 bytes of SHA-256 over the two type bytes and the payload. */
 export function checksum(type: number, payload: Uint8Array): Uint8Array {
@@ -33,14 +36,21 @@ export class FrameDecoder {
   private header: { length: number; sum: Uint8Array; type: number } | null = null;
 
   /** Bytes held: the part of a frame received so far, and what follows it. */
-  get pendingBytes(): number { return this.buffered; }
+  get pendingBytes(): number {
+    return this.buffered;
+  }
 
   /** The type of the frame being received (its header is in, its payload not yet), or null. */
-  get partialType(): number | null { return this.header?.type ?? null; }
+  get partialType(): number | null {
+    return this.header?.type ?? null;
+  }
 
   /** Adds received bytes; returns the frames completed by them. Throws NodeError on a bad frame. */
   push(chunk: Uint8Array): Frame[] {
-    if (chunk.length) { this.chunks.push(chunk); this.buffered += chunk.length; }
+    if (chunk.length) {
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
+    }
     const frames: Frame[] = [];
     for (;;) {
       if (!this.header) {

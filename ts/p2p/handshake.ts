@@ -66,9 +66,13 @@ export class Handshake {
     this.phase = connector ? 'reply' : 'hello';
   }
 
-  get done(): boolean { return this.phase === 'done'; }
+  get done(): boolean {
+    return this.phase === 'done';
+  }
   /** The acceptor has replied and the next byte received is taken for the connector's ack. */
-  get awaitingAck(): boolean { return this.phase === 'ack'; }
+  get awaitingAck(): boolean {
+    return this.phase === 'ack';
+  }
 
   /** The connector's opening bytes (null for the acceptor). */
   start(): Uint8Array | null {
@@ -85,7 +89,8 @@ export class Handshake {
     const want = this.phase === 'hello' ? HELLO_SIZE : REPLY_SIZE;
     if (this.buf.length + chunk.length > want) fail('EHANDSHAKE', `more than the ${want} handshake bytes expected`);
     const next = new Uint8Array(this.buf.length + chunk.length);
-    next.set(this.buf); next.set(chunk, this.buf.length);
+    next.set(this.buf);
+    next.set(chunk, this.buf.length);
     this.buf = next;
     if (this.buf.length < want) return { send: null, done: false, rest: new Uint8Array(0) };
     if (this.phase === 'hello') {
@@ -130,17 +135,24 @@ export class AckStream {
     if (this.size < this.need) return new Uint8Array(0);
     const b = new Uint8Array(this.size);
     let o = 0;
-    for (const c of this.held) { b.set(c, o); o += c.length; }
+    for (const c of this.held) {
+      b.set(c, o);
+      o += c.length;
+    }
     let out = 0; // bytes of b passed on: whole frames that came before the ack
     for (;;) {
       const here = frameAt(b, out);
-      if (here.state === 'valid') { out = here.end; continue; }
+      if (here.state === 'valid') {
+        out = here.end;
+        continue;
+      }
       const after = here.state === 'invalid' ? null : frameAt(b, out + 1);
       if (!after || after.state === 'valid') {
         this.acked = true;
         this.held = [];
         const rest = new Uint8Array(b.length - 1);
-        rest.set(b.subarray(0, out)); rest.set(b.subarray(out + 1), out);
+        rest.set(b.subarray(0, out));
+        rest.set(b.subarray(out + 1), out);
         return rest;
       }
       // Both still incomplete (or only the later one refuted): look again once more bytes are in.
@@ -161,7 +173,8 @@ function frameAt(b: Uint8Array, off: number): { state: 'valid' | 'invalid' | 'in
   const length = new DataView(b.buffer, b.byteOffset + off).getUint32(0);
   if (length < 2) return { state: 'invalid', end: 0 };
   if (b.length < off + FRAME_HEADER) return { state: 'incomplete', end: off + FRAME_HEADER };
-  const type = b[off + 9], max = MAX_PAYLOAD.get(type);
+  const type = b[off + 9],
+    max = MAX_PAYLOAD.get(type);
   if (b[off + 8] !== 0 || max === undefined || length > 2 + max) return { state: 'invalid', end: 0 };
   const end = off + FRAME_HEADER + length - 2;
   if (b.length < end) return { state: 'incomplete', end };

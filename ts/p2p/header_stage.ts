@@ -17,15 +17,24 @@ export class HeaderStage implements HeaderChainView {
   private readonly staged: PackedHeaders;
   private readonly forkHash: Uint8Array;
 
-  constructor(private readonly chain: Chain, readonly fork: number) {
+  constructor(
+    private readonly chain: Chain,
+    readonly fork: number,
+  ) {
     if (fork > chain.length) throw new ChainMoved();
     this.forkHash = chain.hashAt(fork);
     this.staged = new PackedHeaders(chain.params, fork, this.forkHash, chain.worksumAt(fork));
   }
 
-  get length(): number { return this.staged.length; }
-  get tipHash(): Uint8Array { return this.staged.tipHash; }
-  get worksum(): bigint { return this.staged.worksum; }
+  get length(): number {
+    return this.staged.length;
+  }
+  get tipHash(): Uint8Array {
+    return this.staged.tipHash;
+  }
+  get worksum(): bigint {
+    return this.staged.worksum;
+  }
 
   worksumAt(height: number): bigint {
     return height <= this.fork ? this.chain.worksumAt(height) : this.staged.worksumAt(height);
@@ -40,15 +49,25 @@ export class HeaderStage implements HeaderChainView {
   }
 
   /** Staged header `height` (fork < height ≤ length): raw and parsed. */
-  rawAt(height: number): Uint8Array { return this.staged.rawAt(height); }
-  headerAt(height: number): Header { return this.staged.headerAt(height); }
-  hashAt(height: number): Uint8Array { return this.staged.hashAt(height); }
+  rawAt(height: number): Uint8Array {
+    return this.staged.rawAt(height);
+  }
+  headerAt(height: number): Header {
+    return this.staged.headerAt(height);
+  }
+  hashAt(height: number): Uint8Array {
+    return this.staged.hashAt(height);
+  }
 
   /** The headers below `height` are applied (the chain holds them): their memory may go. */
-  release(height: number): void { this.staged.release(height); }
+  release(height: number): void {
+    this.staged.release(height);
+  }
 
   /** Headers staged. */
-  get size(): number { return this.staged.size; }
+  get size(): number {
+    return this.staged.size;
+  }
 
   /** True while the local chain still holds the fork point this stage builds on. */
   get anchored(): boolean {

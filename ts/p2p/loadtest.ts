@@ -31,7 +31,10 @@ export function setLoadTest(peer: Peer, mode: 'header' | 'block' | null): void {
 async function loop(peer: Peer): Promise<void> {
   while (peer.loadtest && !peer.conn.closed) {
     const req = peer.busy ? null : loadRequest(peer);
-    if (!req) { await pause(peer.chain && !peer.busy ? EMPTY_CHAIN_POLL_MS : IDLE_POLL_MS); continue; }
+    if (!req) {
+      await pause(peer.chain && !peer.busy ? EMPTY_CHAIN_POLL_MS : IDLE_POLL_MS);
+      continue;
+    }
     try {
       await peer.request(req);
     } catch (e) {

@@ -6,9 +6,26 @@ import { NodeError, fail } from '../core/errors.js';
 import { HEADER_SIZE } from '../core/header.js';
 import type { TransactionId } from '../core/transaction.js';
 import {
-  readGrid, readPeerAddress, readPriority, readSnapshot, readTxId, readTxidWithFee, readVector16, readWorksum,
-  writeGrid, writePeerAddress, writePriority, writeSnapshot, writeTxId, writeTxidWithFee, writeVector16, writeWorksum,
-  type PeerAddress, type Priority, type SignedSnapshot, type TxidWithFee,
+  readGrid,
+  readPeerAddress,
+  readPriority,
+  readSnapshot,
+  readTxId,
+  readTxidWithFee,
+  readVector16,
+  readWorksum,
+  writeGrid,
+  writePeerAddress,
+  writePriority,
+  writeSnapshot,
+  writeTxId,
+  writeTxidWithFee,
+  writeVector16,
+  writeWorksum,
+  type PeerAddress,
+  type Priority,
+  type SignedSnapshot,
+  type TxidWithFee,
 } from './elements.js';
 import { BATCH_SIZE, LIMIT, MSG, RTC_FIRST, RTC_LAST } from './protocol.js';
 import { readTransaction, readTransactionBody, writeTransaction, writeTransactionBody, type WireTransaction } from './tx_message.js';
@@ -25,34 +42,131 @@ export interface InitMsg {
   /** InitV3 flags (bit 0: WebRTC); null for an InitV1 without the trailing byte (§8 item 1). */
   flags: number | null;
 }
-export interface ForkMsg { kind: 'Fork'; descriptor: number; length: number; worksum: bigint; forkHeight: number; grid: Uint8Array[] }
-export interface AppendMsg { kind: 'Append'; length: number; worksum: bigint; grid: Uint8Array[] }
-export interface RollbackMsg { kind: 'SignedPinRollback'; snapshot: SignedSnapshot; length: number; worksum: bigint; descriptor: number }
-export interface PingMsg { kind: 'Ping'; v2: boolean; nonce: number; priority: Priority; maxAddresses: number; maxTransactions: number; ndiscard: number }
-export interface PongMsg { kind: 'Pong'; v2: boolean; nonce: number; addresses: PeerAddress[]; txids: TxidWithFee[] }
-export interface BatchreqMsg { kind: 'Batchreq'; nonce: number; descriptor: number; start: number; count: number }
-export interface BatchrepMsg { kind: 'Batchrep'; nonce: number; headers: Uint8Array[] }
-export interface ProbereqMsg { kind: 'Probereq'; nonce: number; descriptor: number; height: number }
-export interface ProberepMsg { kind: 'Proberep'; nonce: number; descriptor: number; requested: Uint8Array | null; current: Uint8Array | null }
-export interface BlockreqMsg { kind: 'Blockreq'; nonce: number; first: number; last: number; descriptor: number }
+export interface ForkMsg {
+  kind: 'Fork';
+  descriptor: number;
+  length: number;
+  worksum: bigint;
+  forkHeight: number;
+  grid: Uint8Array[];
+}
+export interface AppendMsg {
+  kind: 'Append';
+  length: number;
+  worksum: bigint;
+  grid: Uint8Array[];
+}
+export interface RollbackMsg {
+  kind: 'SignedPinRollback';
+  snapshot: SignedSnapshot;
+  length: number;
+  worksum: bigint;
+  descriptor: number;
+}
+export interface PingMsg {
+  kind: 'Ping';
+  v2: boolean;
+  nonce: number;
+  priority: Priority;
+  maxAddresses: number;
+  maxTransactions: number;
+  ndiscard: number;
+}
+export interface PongMsg {
+  kind: 'Pong';
+  v2: boolean;
+  nonce: number;
+  addresses: PeerAddress[];
+  txids: TxidWithFee[];
+}
+export interface BatchreqMsg {
+  kind: 'Batchreq';
+  nonce: number;
+  descriptor: number;
+  start: number;
+  count: number;
+}
+export interface BatchrepMsg {
+  kind: 'Batchrep';
+  nonce: number;
+  headers: Uint8Array[];
+}
+export interface ProbereqMsg {
+  kind: 'Probereq';
+  nonce: number;
+  descriptor: number;
+  height: number;
+}
+export interface ProberepMsg {
+  kind: 'Proberep';
+  nonce: number;
+  descriptor: number;
+  requested: Uint8Array | null;
+  current: Uint8Array | null;
+}
+export interface BlockreqMsg {
+  kind: 'Blockreq';
+  nonce: number;
+  first: number;
+  last: number;
+  descriptor: number;
+}
 /**
  * `bodies`: the length-prefixed bodies (§2.4), null when the payload is not in that form; `raw`: the
  * payload after the nonce, for a reply whose bodies lack their prefixes (§8 item 2, blockrep_bodies.ts).
  */
-export interface BlockrepMsg { kind: 'Blockrep'; nonce: number; bodies: Uint8Array[] | null; raw?: Uint8Array }
-export interface TxnotifyMsg { kind: 'Txnotify'; nonce: number; txids: TxidWithFee[] }
-export interface TxreqMsg { kind: 'Txreq'; nonce: number; ids: TransactionId[] }
-export interface TxrepMsg { kind: 'Txrep'; legacy: boolean; nonce: number; txs: (WireTransaction | null)[] }
-export interface LeaderMsg { kind: 'Leader'; snapshot: SignedSnapshot }
+export interface BlockrepMsg {
+  kind: 'Blockrep';
+  nonce: number;
+  bodies: Uint8Array[] | null;
+  raw?: Uint8Array;
+}
+export interface TxnotifyMsg {
+  kind: 'Txnotify';
+  nonce: number;
+  txids: TxidWithFee[];
+}
+export interface TxreqMsg {
+  kind: 'Txreq';
+  nonce: number;
+  ids: TransactionId[];
+}
+export interface TxrepMsg {
+  kind: 'Txrep';
+  legacy: boolean;
+  nonce: number;
+  txs: (WireTransaction | null)[];
+}
+export interface LeaderMsg {
+  kind: 'Leader';
+  snapshot: SignedSnapshot;
+}
 
 export type Message =
-  | InitMsg | ForkMsg | AppendMsg | RollbackMsg | PingMsg | PongMsg | BatchreqMsg | BatchrepMsg | ProbereqMsg
-  | ProberepMsg | BlockreqMsg | BlockrepMsg | TxnotifyMsg | TxreqMsg | TxrepMsg | LeaderMsg;
+  | InitMsg
+  | ForkMsg
+  | AppendMsg
+  | RollbackMsg
+  | PingMsg
+  | PongMsg
+  | BatchreqMsg
+  | BatchrepMsg
+  | ProbereqMsg
+  | ProberepMsg
+  | BlockreqMsg
+  | BlockrepMsg
+  | TxnotifyMsg
+  | TxreqMsg
+  | TxrepMsg
+  | LeaderMsg;
 
 export type Request = BatchreqMsg | ProbereqMsg | BlockreqMsg;
 export type Reply = BatchrepMsg | ProberepMsg | BlockrepMsg;
 
-function grid(w: Writer, g: Uint8Array[]): Writer { writeGrid(w, g); return w; }
+function grid(w: Writer, g: Uint8Array[]): Writer {
+  writeGrid(w, g);
+  return w;
+}
 
 export function encodeMessage(m: Message): { type: number; payload: Uint8Array } {
   const w = new Writer(64);
@@ -60,41 +174,87 @@ export function encodeMessage(m: Message): { type: number; payload: Uint8Array }
   switch (m.kind) {
     case 'Init': {
       type = m.v3 ? MSG.InitV3 : MSG.InitV1;
-      w.u32(m.descriptor); writePriority(w, m.priority); w.u32(m.length); writeWorksum(w, m.worksum);
-      w.u32(m.grid.length * HEADER_SIZE); writeGrid(w, m.grid);
+      w.u32(m.descriptor);
+      writePriority(w, m.priority);
+      w.u32(m.length);
+      writeWorksum(w, m.worksum);
+      w.u32(m.grid.length * HEADER_SIZE);
+      writeGrid(w, m.grid);
       if (m.v3 || m.flags !== null) w.u8(m.flags ?? 0);
       break;
     }
-    case 'Fork': type = MSG.Fork; w.u32(m.descriptor).u32(m.length); writeWorksum(w, m.worksum); grid(w.u32(m.forkHeight), m.grid); break;
-    case 'Append': type = MSG.Append; w.u32(m.length); writeWorksum(w, m.worksum); grid(w, m.grid); break;
-    case 'SignedPinRollback': type = MSG.SignedPinRollback; writeSnapshot(w, m.snapshot); w.u32(m.length); writeWorksum(w, m.worksum); w.u32(m.descriptor); break;
+    case 'Fork':
+      type = MSG.Fork;
+      w.u32(m.descriptor).u32(m.length);
+      writeWorksum(w, m.worksum);
+      grid(w.u32(m.forkHeight), m.grid);
+      break;
+    case 'Append':
+      type = MSG.Append;
+      w.u32(m.length);
+      writeWorksum(w, m.worksum);
+      grid(w, m.grid);
+      break;
+    case 'SignedPinRollback':
+      type = MSG.SignedPinRollback;
+      writeSnapshot(w, m.snapshot);
+      w.u32(m.length);
+      writeWorksum(w, m.worksum);
+      w.u32(m.descriptor);
+      break;
     case 'Ping':
       type = m.v2 ? MSG.PingV2 : MSG.Ping;
-      w.u32(m.nonce); writePriority(w, m.priority); w.u16(m.maxAddresses).u16(m.maxTransactions);
+      w.u32(m.nonce);
+      writePriority(w, m.priority);
+      w.u16(m.maxAddresses).u16(m.maxTransactions);
       if (m.v2) w.u32(m.ndiscard);
       break;
     case 'Pong':
       type = m.v2 ? MSG.PongV2 : MSG.Pong;
-      w.u32(m.nonce); writeVector16(w, m.addresses, writePeerAddress); writeVector16(w, m.txids, writeTxidWithFee);
+      w.u32(m.nonce);
+      writeVector16(w, m.addresses, writePeerAddress);
+      writeVector16(w, m.txids, writeTxidWithFee);
       break;
-    case 'Batchreq': type = MSG.Batchreq; w.u32(m.nonce).u32(m.descriptor).u32(m.start).u16(m.count); break;
-    case 'Batchrep': type = MSG.Batchrep; grid(w.u32(m.nonce), m.headers); break;
-    case 'Probereq': type = MSG.Probereq; w.u32(m.nonce).u32(m.descriptor).u32(m.height); break;
+    case 'Batchreq':
+      type = MSG.Batchreq;
+      w.u32(m.nonce).u32(m.descriptor).u32(m.start).u16(m.count);
+      break;
+    case 'Batchrep':
+      type = MSG.Batchrep;
+      grid(w.u32(m.nonce), m.headers);
+      break;
+    case 'Probereq':
+      type = MSG.Probereq;
+      w.u32(m.nonce).u32(m.descriptor).u32(m.height);
+      break;
     case 'Proberep':
       type = MSG.Proberep;
-      w.u32(m.nonce).u32(m.descriptor).u8((m.requested ? 1 : 0) | (m.current ? 2 : 0));
+      w.u32(m.nonce)
+        .u32(m.descriptor)
+        .u8((m.requested ? 1 : 0) | (m.current ? 2 : 0));
       if (m.requested) w.bytes(m.requested, HEADER_SIZE);
       if (m.current) w.bytes(m.current, HEADER_SIZE);
       break;
-    case 'Blockreq': type = MSG.Blockreq; w.u32(m.nonce).u32(m.first).u32(m.last).u32(m.descriptor); break;
+    case 'Blockreq':
+      type = MSG.Blockreq;
+      w.u32(m.nonce).u32(m.first).u32(m.last).u32(m.descriptor);
+      break;
     case 'Blockrep':
       type = MSG.Blockrep;
       w.u32(m.nonce);
       if (!m.bodies) fail('EBUG', 'a Blockrep without bodies');
       for (const b of m.bodies!) w.u32(b.length).bytes(b); // with the length prefix (§8 item 2)
       break;
-    case 'Txnotify': type = MSG.Txnotify; w.u32(m.nonce); writeVector16(w, m.txids, writeTxidWithFee); break;
-    case 'Txreq': type = MSG.Txreq; w.u32(m.nonce); for (const id of m.ids) writeTxId(w, id); break;
+    case 'Txnotify':
+      type = MSG.Txnotify;
+      w.u32(m.nonce);
+      writeVector16(w, m.txids, writeTxidWithFee);
+      break;
+    case 'Txreq':
+      type = MSG.Txreq;
+      w.u32(m.nonce);
+      for (const id of m.ids) writeTxId(w, id);
+      break;
     case 'Txrep':
       // LegacyTxrep (15) carries coin transfers without the type indicator (mainnet.md §5.2, §8 #1).
       type = m.legacy ? MSG.LegacyTxrep : MSG.Txrep;
@@ -105,7 +265,10 @@ export function encodeMessage(m: Message): { type: number; payload: Uint8Array }
         if (t) (m.legacy ? writeTransactionBody : writeTransaction)(w, t);
       }
       break;
-    case 'Leader': type = MSG.Leader; writeSnapshot(w, m.snapshot); break;
+    case 'Leader':
+      type = MSG.Leader;
+      writeSnapshot(w, m.snapshot);
+      break;
   }
   return { type, payload: w.finish() };
 }
@@ -125,11 +288,15 @@ function decode(type: number, r: Reader): Message {
       return { kind: 'Init', v3, descriptor, priority, length, worksum, grid: g, flags };
     }
     case MSG.Fork: {
-      const descriptor = r.u32(), length = r.u32(), worksum = readWorksum(r), forkHeight = r.u32();
+      const descriptor = r.u32(),
+        length = r.u32(),
+        worksum = readWorksum(r),
+        forkHeight = r.u32();
       return { kind: 'Fork', descriptor, length, worksum, forkHeight, grid: readGrid(r, r.remaining) };
     }
     case MSG.Append: {
-      const length = r.u32(), worksum = readWorksum(r);
+      const length = r.u32(),
+        worksum = readWorksum(r);
       return { kind: 'Append', length, worksum, grid: readGrid(r, r.remaining) };
     }
     case MSG.SignedPinRollback:
@@ -137,7 +304,10 @@ function decode(type: number, r: Reader): Message {
     case MSG.Ping:
     case MSG.PingV2: {
       const v2 = type === MSG.PingV2;
-      const nonce = r.u32(), priority = readPriority(r), maxAddresses = r.u16(), maxTransactions = r.u16();
+      const nonce = r.u32(),
+        priority = readPriority(r),
+        maxAddresses = r.u16(),
+        maxTransactions = r.u16();
       return { kind: 'Ping', v2, nonce, priority, maxAddresses, maxTransactions, ndiscard: v2 ? r.u32() : 0 };
     }
     case MSG.Pong:
@@ -147,7 +317,10 @@ function decode(type: number, r: Reader): Message {
       return { kind: 'Pong', v2: type === MSG.PongV2, nonce, addresses, txids: readVector16(r, 18, readTxidWithFee) };
     }
     case MSG.Batchreq: {
-      const nonce = r.u32(), descriptor = r.u32(), start = r.u32(), count = r.u16();
+      const nonce = r.u32(),
+        descriptor = r.u32(),
+        start = r.u32(),
+        count = r.u16();
       if (start === 0) fail('EBATCHHEIGHT');
       if (count === 0 || count > BATCH_SIZE) fail('EBLOCKRANGE', `batch count ${count}`);
       return { kind: 'Batchreq', nonce, descriptor, start, count };
@@ -159,19 +332,26 @@ function decode(type: number, r: Reader): Message {
       return { kind: 'Batchrep', nonce, headers: readGrid(r, r.remaining) };
     }
     case MSG.Probereq: {
-      const nonce = r.u32(), descriptor = r.u32(), height = r.u32();
+      const nonce = r.u32(),
+        descriptor = r.u32(),
+        height = r.u32();
       if (height === 0) fail('EPROBEHEIGHT');
       return { kind: 'Probereq', nonce, descriptor, height };
     }
     case MSG.Proberep: {
-      const nonce = r.u32(), descriptor = r.u32(), flags = r.u8();
+      const nonce = r.u32(),
+        descriptor = r.u32(),
+        flags = r.u8();
       if (flags > 3) fail('EINV_PROBE', `flags ${flags}`);
       const requested = flags & 1 ? r.bytes(HEADER_SIZE) : null;
       const current = flags & 2 ? r.bytes(HEADER_SIZE) : null;
       return { kind: 'Proberep', nonce, descriptor, requested, current };
     }
     case MSG.Blockreq: {
-      const nonce = r.u32(), first = r.u32(), last = r.u32(), descriptor = r.u32();
+      const nonce = r.u32(),
+        first = r.u32(),
+        last = r.u32(),
+        descriptor = r.u32();
       if (first === 0 || last < first || last - first + 1 > LIMIT.maxBlockRange) fail('EBLOCKRANGE', `blocks ${first}..${last}`);
       return { kind: 'Blockreq', nonce, first, last, descriptor };
     }
@@ -180,7 +360,8 @@ function decode(type: number, r: Reader): Message {
       const raw = r.bytes(r.remaining);
       return { kind: 'Blockrep', nonce, bodies: prefixedBodies(raw), raw };
     }
-    case MSG.Txnotify: return { kind: 'Txnotify', nonce: r.u32(), txids: readVector16(r, 18, readTxidWithFee) };
+    case MSG.Txnotify:
+      return { kind: 'Txnotify', nonce: r.u32(), txids: readVector16(r, 18, readTxidWithFee) };
     case MSG.Txreq: {
       const nonce = r.u32();
       if (r.remaining % 16 !== 0) fail('EMSGINTEGRITY0', 'Txreq ids');
@@ -200,7 +381,8 @@ function decode(type: number, r: Reader): Message {
       }
       return { kind: 'Txrep', legacy, nonce, txs };
     }
-    case MSG.Leader: return { kind: 'Leader', snapshot: readSnapshot(r) };
+    case MSG.Leader:
+      return { kind: 'Leader', snapshot: readSnapshot(r) };
   }
   if (type >= RTC_FIRST && type <= RTC_LAST) fail('ERTCDISABLED', `message type ${type}`);
   return fail('EMSGTYPE', `type ${type}`);
@@ -209,7 +391,7 @@ function decode(type: number, r: Reader): Message {
 /** Length-prefixed bodies whose lengths add up exactly to `raw`; null otherwise. */
 function prefixedBodies(raw: Uint8Array): Uint8Array[] | null {
   const bodies: Uint8Array[] = [];
-  for (let o = 0; o < raw.length;) {
+  for (let o = 0; o < raw.length; ) {
     if (raw.length - o < 4) return null;
     const n = new DataView(raw.buffer, raw.byteOffset + o, 4).getUint32(0);
     if (n > raw.length - o - 4) return null;

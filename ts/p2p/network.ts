@@ -4,7 +4,10 @@
 // dials only the peers given with --connect (and accepts inbound connections).
 import type { NetworkName } from '../consensus/params.js';
 
-export interface PeerEndpoint { host: string; port: number }
+export interface PeerEndpoint {
+  host: string;
+  port: number;
+}
 
 /** The 14-byte magic: the connector sends `…?`, the acceptor answers `…!` (§1.4). */
 export function handshakeMagic(network: NetworkName, connector: boolean): Uint8Array {

@@ -10,8 +10,20 @@ import { NO_PRIORITY, type PeerAddress, type Priority, type TxidWithFee } from '
 import { comparePriority, priorityOf, type SignedSnapshot, type VerifiedSnapshot } from '../consensus/signed_snapshot.js';
 import type { Frame } from './framing.js';
 import {
-  decodeMessage, encodeMessage, isReply, isRequest, replyKind,
-  type InitMsg, type Message, type PingMsg, type PongMsg, type Reply, type Request, type RollbackMsg, type TxrepMsg, type TxreqMsg,
+  decodeMessage,
+  encodeMessage,
+  isReply,
+  isRequest,
+  replyKind,
+  type InitMsg,
+  type Message,
+  type PingMsg,
+  type PongMsg,
+  type Reply,
+  type Request,
+  type RollbackMsg,
+  type TxrepMsg,
+  type TxreqMsg,
 } from './messages.js';
 import { PeerChain } from './peer_chain.js';
 import { LIMIT, MSG, TIMER } from './protocol.js';
@@ -109,7 +121,12 @@ export class Peer {
   /** Load-test mode (§6), driven by loadtest.ts. */
   loadtest: 'header' | 'block' | null = null;
 
-  constructor(socket: PeerSocket, opts: ConnectionOptions, private readonly host: PeerHost, private readonly onReady: (p: Peer) => void) {
+  constructor(
+    socket: PeerSocket,
+    opts: ConnectionOptions,
+    private readonly host: PeerHost,
+    private readonly onReady: (p: Peer) => void,
+  ) {
     this.conn = new Connection(socket, opts, {
       ready: () => this.start(),
       frame: (_c, f) => this.receive(f),
@@ -117,22 +134,35 @@ export class Peer {
     });
   }
 
-  get id(): number { return this.conn.id; }
-  get address(): string { return this.conn.address; }
-  get initialized(): boolean { return this.chain !== null && !this.conn.closed; }
+  get id(): number {
+    return this.conn.id;
+  }
+  get address(): string {
+    return this.conn.address;
+  }
+  get initialized(): boolean {
+    return this.chain !== null && !this.conn.closed;
+  }
   /** True while one of our tracked requests awaits its reply (§2.3). */
-  get busy(): boolean { return this.outstanding !== null; }
+  get busy(): boolean {
+    return this.outstanding !== null;
+  }
 
   /** Sends `m` unless the peer does not know its code: the reference bans for an unknown code (mainnet.md §5.2). */
   send(m: Message): void {
     const { type, payload } = encodeMessage(m);
-    if (!this.caps.knows.has(type)) { this.withheld++; return; }
+    if (!this.caps.knows.has(type)) {
+      this.withheld++;
+      return;
+    }
     this.conn.send(type, payload);
     // The peer may re-fetch near our new tip once more without being throttled for it (throttle.ts).
     if (m.kind === 'Init' || m.kind === 'Append' || m.kind === 'Fork' || m.kind === 'SignedPinRollback') this.throttle.announced(m.length);
   }
 
-  close(e: NodeError): void { this.conn.close(e); }
+  close(e: NodeError): void {
+    this.conn.close(e);
+  }
 
   /**
    * Sends a tracked request; resolves with the matching reply. A load-test request expires after
@@ -155,10 +185,15 @@ export class Peer {
         const rx = this.conn.rxBytes;
         o.timers.push(setTimeout(() => (this.conn.rxBytes - rx >= TIMER.syncReplyRate ? unlessArriving(then) : then()), 1_000));
       };
-      const expire = () => { o.expired = true; reject(new RequestExpired()); };
+      const expire = () => {
+        o.expired = true;
+        reject(new RequestExpired());
+      };
       if (sync) {
         o.timers.push(setTimeout(() => unlessArriving(expire), TIMER.syncReplyExpiry));
-        o.timers.push(setTimeout(() => unlessArriving(() => this.close(new NodeError('ETIMEOUT', `${o.kind} not arriving within 25 s`))), TIMER.syncReplyStart));
+        o.timers.push(
+          setTimeout(() => unlessArriving(() => this.close(new NodeError('ETIMEOUT', `${o.kind} not arriving within 25 s`))), TIMER.syncReplyStart),
+        );
       } else {
         o.timers.push(setTimeout(expire, TIMER.requestExpiry));
       }
@@ -169,7 +204,9 @@ export class Peer {
   }
 
   /** A tracked request of ours expired unanswered: the peer takes no part in sync until it answers. */
-  get stalled(): boolean { return this.outstanding?.expired ?? false; }
+  get stalled(): boolean {
+    return this.outstanding?.expired ?? false;
+  }
 
   private start(): void {
     this.caps = capabilitiesOf(this.conn.peerVersion!);
@@ -195,20 +232,23 @@ export class Peer {
 
   private drainLater(): void {
     if (this.heldTimer || this.held.length === 0) return;
-    this.heldTimer = setTimeout(() => {
-      this.heldTimer = null;
-      const next = this.held[0];
-      if (this.conn.closed || !next) return;
-      if (next.at > Date.now()) return this.drainLater();
-      this.held.shift();
-      this.hold(-next.f.payload.length);
-      try {
-        this.process(next.f);
-      } catch (e) {
-        return this.close(e instanceof NodeError ? e : new NodeError('EBUG', String((e as Error)?.stack ?? e)));
-      }
-      this.drainLater();
-    }, Math.max(0, this.held[0].at - Date.now()));
+    this.heldTimer = setTimeout(
+      () => {
+        this.heldTimer = null;
+        const next = this.held[0];
+        if (this.conn.closed || !next) return;
+        if (next.at > Date.now()) return this.drainLater();
+        this.held.shift();
+        this.hold(-next.f.payload.length);
+        try {
+          this.process(next.f);
+        } catch (e) {
+          return this.close(e instanceof NodeError ? e : new NodeError('EBUG', String((e as Error)?.stack ?? e)));
+        }
+        this.drainLater();
+      },
+      Math.max(0, this.held[0].at - Date.now()),
+    );
   }
 
   private hold(bytes: number): void {
@@ -235,17 +275,32 @@ export class Peer {
     if (!this.chain) fail('ENOINIT', `got ${m.kind}`);
     const now = Date.now();
     switch (m.kind) {
-      case 'Append': this.chain!.append(m); this.host.chainUpdated(this); return;
-      case 'Fork': this.chain!.fork(m, now); this.host.chainUpdated(this); return;
-      case 'SignedPinRollback': return this.onRollback(m, now);
-      case 'Ping': return this.onPing(m, now);
-      case 'Pong': return this.onPong(m);
-      case 'Txnotify': return this.host.offered(this, m.txids);
-      case 'Txreq': return this.host.txreq(this, m);
+      case 'Append':
+        this.chain!.append(m);
+        this.host.chainUpdated(this);
+        return;
+      case 'Fork':
+        this.chain!.fork(m, now);
+        this.host.chainUpdated(this);
+        return;
+      case 'SignedPinRollback':
+        return this.onRollback(m, now);
+      case 'Ping':
+        return this.onPing(m, now);
+      case 'Pong':
+        return this.onPong(m);
+      case 'Txnotify':
+        return this.host.offered(this, m.txids);
+      case 'Txreq':
+        return this.host.txreq(this, m);
       case 'Txrep':
-        this.budgets.replyTxs.spend(m.txs.reduce((n, t) => n + (t ? 1 : 0), 0), 'transactions in Txrep');
+        this.budgets.replyTxs.spend(
+          m.txs.reduce((n, t) => n + (t ? 1 : 0), 0),
+          'transactions in Txrep',
+        );
         return this.host.txrep(this, m);
-      case 'Leader': return this.onLeader(m.snapshot);
+      case 'Leader':
+        return this.onLeader(m.snapshot);
     }
     if (isRequest(m)) return this.serve(m);
     if (isReply(m)) return this.onReply(m);
@@ -270,8 +325,13 @@ export class Peer {
     this.nextPing = null;
     if (this.conn.closed) return;
     const msg: PingMsg = {
-      kind: 'Ping', v2: this.caps.pingV2, nonce: nonce(), priority: this.host.ourPriority(),
-      maxAddresses: this.conn.transport === 'tcp' ? LIMIT.pingAddresses : 0, maxTransactions: LIMIT.pingTransactions, ndiscard: 0,
+      kind: 'Ping',
+      v2: this.caps.pingV2,
+      nonce: nonce(),
+      priority: this.host.ourPriority(),
+      maxAddresses: this.conn.transport === 'tcp' ? LIMIT.pingAddresses : 0,
+      maxTransactions: LIMIT.pingTransactions,
+      ndiscard: 0,
     };
     const deadline = this.caps.pongDeadlineMs;
     this.ping = { msg, timer: setTimeout(() => this.close(new NodeError('ETIMEOUT', `no pong within ${deadline / 1000} s`)), deadline) };
@@ -279,7 +339,9 @@ export class Peer {
   }
 
   /** The nonce of our ping awaiting its pong, if any. */
-  get pingNonce(): number | null { return this.ping?.msg.nonce ?? null; }
+  get pingNonce(): number | null {
+    return this.ping?.msg.nonce ?? null;
+  }
 
   private onPing(m: PingMsg, now: number): void {
     if (this.host.ownPing(this, m.nonce)) return;
@@ -329,8 +391,14 @@ export class Peer {
     if (req.kind === 'Batchreq') this.throttle.request('headers', req.start, req.start + req.count - 1, this.host.throttleSlack(), Date.now());
     if (req.kind === 'Blockreq') this.throttle.request('blocks', req.first, req.last, this.host.throttleSlack(), Date.now());
     this.host.serve(this, req).then(
-      (reply) => { this.serving--; this.send(reply); },
-      (e) => { this.serving--; this.close(e instanceof NodeError ? e : new NodeError('EBUG', String(e))); },
+      (reply) => {
+        this.serving--;
+        this.send(reply);
+      },
+      (e) => {
+        this.serving--;
+        this.close(e instanceof NodeError ? e : new NodeError('EBUG', String(e)));
+      },
     );
   }
 

@@ -36,7 +36,7 @@ export class PeerChain {
 
   /** Fork: descriptor + 1 (EDESCRIPTOR); keeps ⌊(F−1)/8640⌋ old entries, the result must be valid (EINVDSC). */
   fork(m: ForkMsg, nowMs: number): void {
-    if (m.descriptor !== ((this.descriptor + 1) >>> 0)) fail('EDESCRIPTOR', `descriptor ${this.descriptor} → ${m.descriptor}`);
+    if (m.descriptor !== (this.descriptor + 1) >>> 0) fail('EDESCRIPTOR', `descriptor ${this.descriptor} → ${m.descriptor}`);
     if (m.length === 0 || m.worksum === 0n || m.forkHeight === 0) fail('EINVDSC', 'zero length, work or fork height');
     const keep = Math.floor((m.forkHeight - 1) / BATCH_SIZE);
     if (keep > this.grid.length) fail('EINVDSC', `fork height ${m.forkHeight} beyond the grid`);
@@ -47,7 +47,7 @@ export class PeerChain {
 
   /** SignedPinRollback: the chain shrinks (EBADROLLBACKLEN), descriptor + 1, the grid is cut. */
   rollback(m: RollbackMsg, nowMs: number): void {
-    if (m.descriptor !== ((this.descriptor + 1) >>> 0)) fail('EDESCRIPTOR', `descriptor ${this.descriptor} → ${m.descriptor}`);
+    if (m.descriptor !== (this.descriptor + 1) >>> 0) fail('EDESCRIPTOR', `descriptor ${this.descriptor} → ${m.descriptor}`);
     if (m.length >= this.length) fail('EBADROLLBACKLEN', `length ${this.length} → ${m.length}`);
     if ((m.length === 0) !== (m.worksum === 0n)) fail('EFAKEWORK', 'length and work disagree');
     this.replace(m.descriptor, m.length, m.worksum, this.grid.slice(0, Math.floor(m.length / BATCH_SIZE)), nowMs);

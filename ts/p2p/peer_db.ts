@@ -2,15 +2,31 @@
 // §4.5 transmission buckets; key layout in store/keys.ts). Writes are queued and never awaited by
 // the network code; `idle()` waits for them before the database closes.
 import type { Db } from '../store/database.js';
-import {
-  PREFIX, banRecordKey, offenseKey, peerAddressKey, prefixRange, readU32, readU64, rxtxKey, u64Value,
-  type Prefix,
-} from '../store/keys.js';
+import { PREFIX, banRecordKey, offenseKey, peerAddressKey, prefixRange, readU32, readU64, rxtxKey, u64Value, type Prefix } from '../store/keys.js';
 
-export interface StoredPeer { address: string; verified: boolean; lastVerifiedS: number }
-export interface StoredBan { key: string; untilMs: number; code: number }
-export interface StoredOffense { seq: bigint; ip: string; timeMs: number; code: number }
-export interface StoredBucket { width: 'm' | 'h'; begin: number; host: string; rx: number; tx: number }
+export interface StoredPeer {
+  address: string;
+  verified: boolean;
+  lastVerifiedS: number;
+}
+export interface StoredBan {
+  key: string;
+  untilMs: number;
+  code: number;
+}
+export interface StoredOffense {
+  seq: bigint;
+  ip: string;
+  timeMs: number;
+  code: number;
+}
+export interface StoredBucket {
+  width: 'm' | 'h';
+  begin: number;
+  host: string;
+  rx: number;
+  tx: number;
+}
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
@@ -18,10 +34,15 @@ const text = new TextDecoder();
 export class PeerDb {
   private pending: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly db: Db, private readonly onError: (e: unknown) => void) {}
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (e: unknown) => void,
+  ) {}
 
   /** Resolves once every queued write has been done. */
-  idle(): Promise<unknown> { return this.pending; }
+  idle(): Promise<unknown> {
+    return this.pending;
+  }
 
   private write(op: () => Promise<unknown>): void {
     this.pending = this.pending.then(op).catch(this.onError);
@@ -35,7 +56,8 @@ export class PeerDb {
 
   async peers(): Promise<StoredPeer[]> {
     const out: StoredPeer[] = [];
-    for await (const [k, v] of this.scan(PREFIX.peerAddress)) out.push({ address: text.decode(k.subarray(1)), verified: v[0] === 1, lastVerifiedS: readU32(v, 1) });
+    for await (const [k, v] of this.scan(PREFIX.peerAddress))
+      out.push({ address: text.decode(k.subarray(1)), verified: v[0] === 1, lastVerifiedS: readU32(v, 1) });
     return out;
   }
 

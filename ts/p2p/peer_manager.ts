@@ -22,7 +22,10 @@ import { TransmissionStats } from './transmission.js';
 const INBOUND_RATE_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export interface ManagerLog { info(line: string): void; warn(line: string): void }
+export interface ManagerLog {
+  info(line: string): void;
+  warn(line: string): void;
+}
 
 export interface ManagerOptions {
   network: NetworkName;
@@ -53,7 +56,10 @@ export class PeerManager {
   private readonly announced = new Set<Peer>();
   private readonly peerListeners: ((e: PeerEvent) => void)[] = [];
 
-  constructor(private readonly opts: ManagerOptions, private readonly host: PeerHost) {
+  constructor(
+    private readonly opts: ManagerOptions,
+    private readonly host: PeerHost,
+  ) {
     const db = opts.db ?? null;
     this.bans = new BanList(db, opts.banLoopback ?? false);
     this.schedule = new ConnectionSchedule((e) => this.dial(e), db);
@@ -61,10 +67,14 @@ export class PeerManager {
   }
 
   /** Called when a peer is registered after its handshake, and when a registered peer closes. */
-  onPeer(listener: (e: PeerEvent) => void): void { this.peerListeners.push(listener); }
+  onPeer(listener: (e: PeerEvent) => void): void {
+    this.peerListeners.push(listener);
+  }
 
   /** The peers reported as connected to `onPeer` listeners and not yet as closed. */
-  registered(): Peer[] { return [...this.announced]; }
+  registered(): Peer[] {
+    return [...this.announced];
+  }
 
   private notify(e: PeerEvent): void {
     for (const l of this.peerListeners) l(e);
@@ -101,15 +111,23 @@ export class PeerManager {
   }
 
   /** Every connection, initialised or not (`/peers/connected/connection`). */
-  all(): Peer[] { return [...this.peers]; }
+  all(): Peer[] {
+    return [...this.peers];
+  }
 
   /** Every connection whose handshake completed (our Init has been sent to it). */
-  connected(): Peer[] { return [...this.peers].filter((p) => p.conn.ready); }
+  connected(): Peer[] {
+    return [...this.peers].filter((p) => p.conn.ready);
+  }
 
   /** Connections whose Init we received. */
-  initialized(): Peer[] { return [...this.peers].filter((p) => p.initialized); }
+  initialized(): Peer[] {
+    return [...this.peers].filter((p) => p.initialized);
+  }
 
-  byId(id: number): Peer | undefined { return [...this.peers].find((p) => p.id === id); }
+  byId(id: number): Peer | undefined {
+    return [...this.peers].find((p) => p.id === id);
+  }
 
   /**
    * Up to `n` verified addresses, sampled uniformly (§4.1); never the asking peer's own address
@@ -119,8 +137,7 @@ export class PeerManager {
   sampleVerified(n: number, asking?: Peer): PeerAddress[] {
     const own = asking ? plainIp(asking.conn.host) : null;
     const ownPort = asking?.conn.listenPort;
-    const all = this.schedule.verified()
-      .filter((e) => isIPv4(e.host) && !(e.host === own && (!isLoopback(e.host) || e.port === ownPort)));
+    const all = this.schedule.verified().filter((e) => isIPv4(e.host) && !(e.host === own && (!isLoopback(e.host) || e.port === ownPort)));
     for (let i = all.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [all[i], all[j]] = [all[j], all[i]];
@@ -207,7 +224,13 @@ export class PeerManager {
 
   private open(socket: PeerSocket, inbound: boolean, host: string, port: number, target: ScheduleEntry | null, transport: TransportKind = 'tcp'): Peer {
     const opts = {
-      inbound, transport, network: this.opts.network, version: OUR_VERSION, listenPort: this.listenPort, host, port,
+      inbound,
+      transport,
+      network: this.opts.network,
+      version: OUR_VERSION,
+      listenPort: this.listenPort,
+      host,
+      port,
       count: (c: { host: string }, rx: number, tx: number) => this.transmission.count(plainIp(c.host), rx, tx),
     };
     const peer = new Peer(socket, opts, this.host, (p) => this.handshaken(p));
@@ -220,7 +243,8 @@ export class PeerManager {
   private handshaken(peer: Peer): void {
     const ip = plainIp(peer.conn.host);
     const target = this.outbound.get(peer);
-    if (target) this.schedule.connected(target); // verified, even if dropped as a duplicate (§4.1)
+    if (target)
+      this.schedule.connected(target); // verified, even if dropped as a duplicate (§4.1)
     else if (peer.conn.peerListenPort && peer.conn.transport === 'tcp') this.learn({ ip, port: peer.conn.peerListenPort });
     const loser = this.mutualDial(peer);
     if (loser === peer) return;
@@ -246,8 +270,14 @@ export class PeerManager {
   private mutualDial(peer: Peer): Peer | null {
     const c = peer.conn;
     if (c.transport !== 'tcp' || c.listenPort === this.listenPort) return null;
-    const twin = this.connected().find((p) => p !== peer && p.conn.transport === 'tcp' && p.conn.inbound !== c.inbound
-      && plainIp(p.conn.host) === plainIp(c.host) && p.conn.listenPort === c.listenPort);
+    const twin = this.connected().find(
+      (p) =>
+        p !== peer &&
+        p.conn.transport === 'tcp' &&
+        p.conn.inbound !== c.inbound &&
+        plainIp(p.conn.host) === plainIp(c.host) &&
+        p.conn.listenPort === c.listenPort,
+    );
     if (!twin) return null;
     const oursStays = this.listenPort < c.listenPort; // the connection we dialled stays
     const loser = c.inbound === oursStays ? peer : twin;
@@ -266,7 +296,9 @@ export class PeerManager {
     const bans = triggersBan(reason.code);
     if (bans) {
       const banned = this.bans.record(ip, reason.code, reason.name, Date.now());
-      this.opts.log.warn(`Peer ${peer.address} (#${peer.id}) closed: ${reason.detail} (${reason.name} ${reason.code}); offense recorded${banned ? ', banned for 20 min' : ''}`);
+      this.opts.log.warn(
+        `Peer ${peer.address} (#${peer.id}) closed: ${reason.detail} (${reason.name} ${reason.code}); offense recorded${banned ? ', banned for 20 min' : ''}`,
+      );
     } else if (wasReady && !this.stopped) {
       this.opts.log.info(`Peer ${peer.address} (#${peer.id}) disconnected: ${reason.detail} (${reason.name})`);
     }

@@ -8,9 +8,26 @@ export const BLOCK_BATCH = 30;
 
 /** Message type codes (§2.2). 12 and 17 are not accepted. */
 export const MSG = {
-  InitV1: 0, Fork: 1, Append: 2, SignedPinRollback: 3, Ping: 4, Pong: 5, Batchreq: 6, Batchrep: 7,
-  Probereq: 8, Proberep: 9, Blockreq: 10, Blockrep: 11, Txnotify: 13, Txreq: 14, LegacyTxrep: 15,
-  Leader: 16, PingV2: 28, PongV2: 29, InitV3: 30, Txrep: 31,
+  InitV1: 0,
+  Fork: 1,
+  Append: 2,
+  SignedPinRollback: 3,
+  Ping: 4,
+  Pong: 5,
+  Batchreq: 6,
+  Batchrep: 7,
+  Probereq: 8,
+  Proberep: 9,
+  Blockreq: 10,
+  Blockrep: 11,
+  Txnotify: 13,
+  Txreq: 14,
+  LegacyTxrep: 15,
+  Leader: 16,
+  PingV2: 28,
+  PongV2: 29,
+  InitV3: 30,
+  Txrep: 31,
 } as const;
 
 /** The WebRTC messages (§1.7): a node without WebRTC closes with ERTCDISABLED on receipt. */
@@ -19,11 +36,36 @@ export const RTC_LAST = 27;
 
 /** Maximum payload per type code, the reference's `maxSize` (§2.2); absent: unknown type. */
 export const MAX_PAYLOAD: ReadonlyMap<number, number> = new Map([
-  [0, 100_000], [1, 20_000], [2, 8_040], [3, 141], [4, 30], [5, 18_606], [6, 14], [7, 691_204],
-  [8, 12], [9, 189], [10, 48], [11, 1_050_120], [13, 80_004], [14, 80_006], [15, 740_006],
-  [16, 101], [18, 1_000], [19, 100_000], [20, 100_000], [21, 10], [22, 100_000], [23, 100_000],
-  [24, 100_000], [25, 100_000], [26, 100_000], [27, 100_000], [28, 40], [29, 18_606],
-  [30, 100_000], [31, 740_006],
+  [0, 100_000],
+  [1, 20_000],
+  [2, 8_040],
+  [3, 141],
+  [4, 30],
+  [5, 18_606],
+  [6, 14],
+  [7, 691_204],
+  [8, 12],
+  [9, 189],
+  [10, 48],
+  [11, 1_050_120],
+  [13, 80_004],
+  [14, 80_006],
+  [15, 740_006],
+  [16, 101],
+  [18, 1_000],
+  [19, 100_000],
+  [20, 100_000],
+  [21, 10],
+  [22, 100_000],
+  [23, 100_000],
+  [24, 100_000],
+  [25, 100_000],
+  [26, 100_000],
+  [27, 100_000],
+  [28, 40],
+  [29, 18_606],
+  [30, 100_000],
+  [31, 740_006],
 ]);
 
 /** Frame header: length u32, checksum 4, type high byte, type code (§1.5). */
@@ -54,12 +96,12 @@ export const TIMER = {
 
 /** Limits (§2.3, §2.4, §5). */
 export const LIMIT = {
-  maxTxIds: 5_000,          // Txreq / Txrep entries
-  pingAddresses: 5,         // maxAddresses we ask for on TCP
-  pingTransactions: 100,    // maxTransactions we ask for
-  pongAddresses: 20,        // at most this many addresses in a pong
-  pongSampleFrom: 800,      // txids are sampled from this many highest-fee entries
-  maxBlockRange: 35_000,    // per Blockreq (§8 item 6)
-  maxConnections: 200,      // registered connections before eviction (§4.3)
-  inboundQueue: 15,         // requests being served for one peer (EMSGFLOOD beyond)
+  maxTxIds: 5_000, // Txreq / Txrep entries
+  pingAddresses: 5, // maxAddresses we ask for on TCP
+  pingTransactions: 100, // maxTransactions we ask for
+  pongAddresses: 20, // at most this many addresses in a pong
+  pongSampleFrom: 800, // txids are sampled from this many highest-fee entries
+  maxBlockRange: 35_000, // per Blockreq (§8 item 6)
+  maxConnections: 200, // registered connections before eviction (§4.3)
+  inboundQueue: 15, // requests being served for one peer (EMSGFLOOD beyond)
 } as const;

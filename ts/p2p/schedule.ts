@@ -10,13 +10,13 @@ import type { PeerEndpoint } from './network.js';
 import type { PeerDb } from './peer_db.js';
 
 const BACKOFF_START_MS = 200;
-const BACKOFF_GROWS_BELOW_MS = 60_000;   // doubles while below 1 min: stops at 102.4 s
-const DUPLICATE_DELAY_MS = 10 * 60_000;  // closed as a duplicate or evicted
-const BAN_DELAY_MS = 20 * 60_000;        // closed with a banning error
-const RECONNECT_MS = 500;                // otherwise (reference: 0 s; a short pause avoids a busy loop)
+const BACKOFF_GROWS_BELOW_MS = 60_000; // doubles while below 1 min: stops at 102.4 s
+const DUPLICATE_DELAY_MS = 10 * 60_000; // closed as a duplicate or evicted
+const BAN_DELAY_MS = 20 * 60_000; // closed with a banning error
+const RECONNECT_MS = 500; // otherwise (reference: 0 s; a short pause avoids a busy loop)
 const MAX_DISCONNECTED_VERIFIED = 1000;
-const PER_IP_MS = 30_000;                // one dial per non-loopback IP per 30 s
-const MAX_SELF = 64;                     // addresses found to be this node itself
+const PER_IP_MS = 30_000; // one dial per non-loopback IP per 30 s
+const MAX_SELF = 64; // addresses found to be this node itself
 
 export interface ScheduleEntry extends PeerEndpoint {
   address: string;
@@ -57,7 +57,10 @@ export class ConnectionSchedule {
     if (!this.db) return;
     for (const p of await this.db.peers()) {
       const e = this.add(endpointOf(p.address), false, false);
-      if (e) { e.verified = p.verified; e.lastVerifiedMs = p.lastVerifiedS * 1000; }
+      if (e) {
+        e.verified = p.verified;
+        e.lastVerifiedMs = p.lastVerifiedS * 1000;
+      }
     }
   }
 
@@ -66,10 +69,21 @@ export class ConnectionSchedule {
     const address = `${ep.host}:${ep.port}`;
     if (this.self.has(address)) return null;
     const known = this.entries.get(address);
-    if (known) { known.pinned ||= pinned; return known; }
+    if (known) {
+      known.pinned ||= pinned;
+      return known;
+    }
     const e: ScheduleEntry = {
-      ...ep, address, pinned, verified: false, lastVerifiedMs: 0, lastError: null,
-      sleepMs: 0, dueAtMs: this.now(), backoffMs: BACKOFF_START_MS, connections: 0,
+      ...ep,
+      address,
+      pinned,
+      verified: false,
+      lastVerifiedMs: 0,
+      lastError: null,
+      sleepMs: 0,
+      dueAtMs: this.now(),
+      backoffMs: BACKOFF_START_MS,
+      connections: 0,
     };
     this.entries.set(address, e);
     if (persist) this.save(e);
@@ -77,10 +91,14 @@ export class ConnectionSchedule {
     return e;
   }
 
-  get(address: string): ScheduleEntry | undefined { return this.entries.get(address); }
+  get(address: string): ScheduleEntry | undefined {
+    return this.entries.get(address);
+  }
 
   /** The verified addresses (sampled for pongs and `/tools/sample_verified_peers`). */
-  verified(): ScheduleEntry[] { return [...this.entries.values()].filter((e) => e.verified); }
+  verified(): ScheduleEntry[] {
+    return [...this.entries.values()].filter((e) => e.verified);
+  }
 
   view(): ScheduleView {
     const all = [...this.entries.values()];
@@ -109,8 +127,7 @@ export class ConnectionSchedule {
     e.connections = Math.max(0, e.connections - 1);
     e.lastError = reason.name;
     if (e.connections > 0) return;
-    const delay = reason.name === 'EDUPLICATECONNECTION' || reason.name === 'EEVICTED' ? DUPLICATE_DELAY_MS
-      : e.pinned || !banned ? RECONNECT_MS : BAN_DELAY_MS;
+    const delay = reason.name === 'EDUPLICATECONNECTION' || reason.name === 'EEVICTED' ? DUPLICATE_DELAY_MS : e.pinned || !banned ? RECONNECT_MS : BAN_DELAY_MS;
     this.sleep(e, delay);
   }
 
@@ -190,7 +207,10 @@ export class ConnectionSchedule {
       if (e.dueAtMs === null || e.dueAtMs > now) continue;
       if (!isLoopback(e.host)) {
         const last = this.lastDialMs.get(e.host);
-        if (last !== undefined) { e.dueAtMs = last + PER_IP_MS; continue; }
+        if (last !== undefined) {
+          e.dueAtMs = last + PER_IP_MS;
+          continue;
+        }
         this.lastDialMs.set(e.host, now);
       }
       e.dueAtMs = null; // paused until the attempt ends

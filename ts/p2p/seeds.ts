@@ -6,11 +6,15 @@ import type { NetworkName } from '../consensus/params.js';
 import { formatEndpoint, parseEndpoint } from '../core/endpoint.js';
 import type { PeerEndpoint } from './network.js';
 
-const endpoints = (text: string): PeerEndpoint[] => text.trim().split(/\s+/).map((t) => {
-  const e = parseEndpoint(t);
-  if (!e) throw new Error(`seed list: '${t}' is not IP:PORT`);
-  return e;
-});
+const endpoints = (text: string): PeerEndpoint[] =>
+  text
+    .trim()
+    .split(/\s+/)
+    .map((t) => {
+      const e = parseEndpoint(t);
+      if (!e) throw new Error(`seed list: '${t}' is not IP:PORT`);
+      return e;
+    });
 
 /** 0.10 (defi, p2p.md §1.2). */
 const MAINNET_0_10 = `

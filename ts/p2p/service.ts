@@ -31,13 +31,17 @@ const NO_PEER_LOG_MS = 60_000;
 
 /** What a node without peers tells its user: why it cannot sync and how to give it peers. */
 export function noPeersLine(network: NetworkName, pinned: number): string {
-  const how = pinned > 0
-    ? `none of the ${pinned} pinned peers answers (still retrying); add others with --connect=IP:PORT,...`
-    : `give it one with --connect=IP:PORT,... or dial the built-in seed list with --seeds`;
+  const how =
+    pinned > 0
+      ? `none of the ${pinned} pinned peers answers (still retrying); add others with --connect=IP:PORT,...`
+      : `give it one with --connect=IP:PORT,... or dial the built-in seed list with --seeds`;
   return `No peers: the ${network} node cannot sync and reports synced: false; ${how}`;
 }
 
-export interface P2PLog { info(line: string): void; warn(line: string): void }
+export interface P2PLog {
+  info(line: string): void;
+  warn(line: string): void;
+}
 
 export interface P2POptions {
   network: NetworkName;
@@ -88,7 +92,13 @@ export class P2PNode implements PeerHost {
     this.manager = new PeerManager({ network: opts.network, connect: opts.connect, log, db: this.peerDb, banLoopback: opts.banLoopback }, this);
     this.relay = new TxRelay(opts.mempool, log.info);
     this.snapshots = new SnapshotExchange(chain, log.info);
-    this.sync = new SyncClient(chain, () => this.manager.initialized(), log, this.nowMs, () => this.relay.caughtUp());
+    this.sync = new SyncClient(
+      chain,
+      () => this.manager.initialized(),
+      log,
+      this.nowMs,
+      () => this.relay.caughtUp(),
+    );
     chain.onChange((e) => {
       if (e.kind === 'rollback') this.rolledBack++;
       this.description.onEvent(e);
@@ -146,7 +156,8 @@ export class P2PNode implements PeerHost {
 
   /** The fork range (§3.2) between the local chain and a peer's announced chain, from the grids. */
   forkRange(peer: Peer): ForkRange {
-    const c = peer.chain!, ours = this.opts.chain;
+    const c = peer.chain!,
+      ours = this.opts.chain;
     return gridForkRange((i) => ours.rawHeaderAt((i + 1) * BATCH_SIZE), ours.length, c.grid, c.length);
   }
 
@@ -155,12 +166,14 @@ export class P2PNode implements PeerHost {
     if (this.flushTimer || this.stopped) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
-      this.opts.chain.locked(async () => {
-        const m = this.description.flush();
-        if (m) for (const p of this.manager.connected()) p.send(m);
-        // After the announcement: our snapshot to peers below it (§3.6 "after every append or rollback").
-        for (const p of this.manager.initialized()) this.snapshots.offer(p);
-      }).catch((e) => this.opts.log.warn(`announcement failed: ${(e as Error)?.stack ?? e}`));
+      this.opts.chain
+        .locked(async () => {
+          const m = this.description.flush();
+          if (m) for (const p of this.manager.connected()) p.send(m);
+          // After the announcement: our snapshot to peers below it (§3.6 "after every append or rollback").
+          for (const p of this.manager.initialized()) this.snapshots.offer(p);
+        })
+        .catch((e) => this.opts.log.warn(`announcement failed: ${(e as Error)?.stack ?? e}`));
     }, ANNOUNCE_DELAY_MS);
   }
 

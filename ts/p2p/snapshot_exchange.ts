@@ -5,15 +5,26 @@
 import type { Chain } from '../chain/chain.js';
 import { fail } from '../core/errors.js';
 import {
-  comparePriority, priorityOf, snapshotCompatible, verifySnapshot, type Priority, type SignedSnapshot, type VerifiedSnapshot,
+  comparePriority,
+  priorityOf,
+  snapshotCompatible,
+  verifySnapshot,
+  type Priority,
+  type SignedSnapshot,
+  type VerifiedSnapshot,
 } from '../consensus/signed_snapshot.js';
 import type { ForkRange } from './fork_range.js';
 import type { Peer } from './peer.js';
 
 export class SnapshotExchange {
-  constructor(private readonly chain: Chain, private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly chain: Chain,
+    private readonly log: (line: string) => void,
+  ) {}
 
-  get priority(): Priority { return priorityOf(this.chain.snapshot); }
+  get priority(): Priority {
+    return priorityOf(this.chain.snapshot);
+  }
 
   verify(s: SignedSnapshot): VerifiedSnapshot {
     return verifySnapshot(this.chain.params, s);
@@ -22,7 +33,9 @@ export class SnapshotExchange {
   /** A snapshot from a Leader message: kept if it beats ours (Chain.applySnapshot rolls back if needed). */
   received(peer: Peer, s: VerifiedSnapshot): void {
     this.chain.applySnapshot(s).then(
-      (kept) => { if (kept) this.log(`Signed snapshot (${s.importance}, ${s.height}) from ${peer.address} kept`); },
+      (kept) => {
+        if (kept) this.log(`Signed snapshot (${s.importance}, ${s.height}) from ${peer.address} kept`);
+      },
       (e) => this.log(`signed snapshot from ${peer.address} not applied: ${(e as Error)?.stack ?? e}`),
     );
   }

@@ -20,18 +20,21 @@ import { PeerGone, RequestExpired, type Peer } from './peer.js';
 import { BATCH_SIZE, BLOCK_BATCH } from './protocol.js';
 import { LIVE_BLOCKS, newBlockLine, SyncProgress } from './sync_progress.js';
 
-const SET_ASIDE_MS = 30_000;    // a peer that timed out or could not help is not asked again for this long
-const RETRY_MS = 2_000;         // a peer whose sync made no progress
-const HEADER_PIPELINE = 4;      // header batches asked for and not yet checked (8,640 headers each)
-const BLOCK_WINDOW = 16;        // body ranges asked for or held above the applied ones (30 blocks each)
-const MAX_HELPERS = 7;          // peers fetching bodies besides the leader
+const SET_ASIDE_MS = 30_000; // a peer that timed out or could not help is not asked again for this long
+const RETRY_MS = 2_000; // a peer whose sync made no progress
+const HEADER_PIPELINE = 4; // header batches asked for and not yet checked (8,640 headers each)
+const BLOCK_WINDOW = 16; // body ranges asked for or held above the applied ones (30 blocks each)
+const MAX_HELPERS = 7; // peers fetching bodies besides the leader
 /** Errors of switchBranch that are not the peer's fault. */
 const LOCAL_ERRORS = new Set(['EREORGWORK', 'EFORKHEIGHT', 'EBUG']);
 
 /** Nothing useful can be done with this peer now (not its fault). */
 class Abort extends Error {}
 
-export interface SyncLog { info(line: string): void; warn(line: string): void }
+export interface SyncLog {
+  info(line: string): void;
+  warn(line: string): void;
+}
 
 /** This client follows one leader at a time with one batch outstanding (`/debug/header_download`). */
 export const SYNC_CONFIG = { maxLeaders: 1, pendingDepth: 1 } as const;
@@ -66,7 +69,9 @@ export class SyncClient {
   ) {}
 
   /** The clock in Unix seconds (the chain's timestamp rules). */
-  private nowS(): number { return Math.floor(this.nowMs() / 1000); }
+  private nowS(): number {
+    return Math.floor(this.nowMs() / 1000);
+  }
 
   /** True while some connected peer we would sync from announces more work than the local chain. */
   get behind(): boolean {
@@ -119,7 +124,10 @@ export class SyncClient {
   /** A peer set aside may become useful again: look again when the first one's time is up. */
   private scheduleRetry(): void {
     if (this.stopped || this.retryTimer || !this.behind) return;
-    this.retryTimer = setTimeout(() => { this.retryTimer = null; this.kick(); }, RETRY_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.kick();
+    }, RETRY_MS);
   }
 
   private failed(peer: Peer, e: unknown): void {
@@ -163,7 +171,9 @@ export class SyncClient {
   /** One attempt to catch up with `peer`; returns whether blocks were applied. */
   private async syncFrom(peer: Peer): Promise<boolean> {
     const c = peer.chain!;
-    const descriptor = c.descriptor, length = c.length, claimed = c.worksum;
+    const descriptor = c.descriptor,
+      length = c.length,
+      claimed = c.worksum;
     const rollbacks = this.rollbacks;
     const range = await this.findFork(peer, descriptor, length);
     // Headers from `lower` on; the ones equal to ours move the fork point up.
@@ -173,10 +183,12 @@ export class SyncClient {
     // Batches asked for, oldest first: one request at a time (§2.3), and the proof of work of each
     // reply starts in the worker pool as soon as it arrives, while earlier ones are still checked.
     const queue: { start: number; count: number; headers: Promise<Uint8Array[]>; pow: Promise<PowVerdicts | null> }[] = [];
-    let nextStart = range.lower, done = false;
+    let nextStart = range.lower,
+      done = false;
     const fill = (): void => {
       if (done || nextStart > length || queue.length >= HEADER_PIPELINE || (peer.busy && queue.length > 0)) return;
-      const start = nextStart, count = Math.min(BATCH_SIZE, length - start + 1);
+      const start = nextStart,
+        count = Math.min(BATCH_SIZE, length - start + 1);
       nextStart += count;
       this.status.batch = { start, count };
       const headers = peer.request<BatchrepMsg>({ kind: 'Batchreq', descriptor, start, count }).then((rep) => {
@@ -239,7 +251,8 @@ export class SyncClient {
       const rep = await peer.request<ProberepMsg>({ kind: 'Probereq', descriptor, height: h });
       const pc = peer.chain!;
       if (rep.descriptor !== pc.descriptor) throw new NodeError('EPROBEDESCRIPTOR');
-      if ((rep.current !== null) !== (h <= pc.length)) throw new NodeError('EBADPROBE', `current header ${rep.current ? 'present' : 'absent'} at ${h}, length ${pc.length}`);
+      if ((rep.current !== null) !== h <= pc.length)
+        throw new NodeError('EBADPROBE', `current header ${rep.current ? 'present' : 'absent'} at ${h}, length ${pc.length}`);
       if (!rep.requested) {
         if (pc.expectsAnswers(descriptor, this.nowMs())) throw new NodeError('EEMPTY', 'probe without the requested header');
         throw new Abort();
@@ -271,7 +284,10 @@ export class SyncClient {
     const fetchFrom = async (peer: Peer, desc: number, maxHeight: number, lead: boolean): Promise<void> => {
       while (!plan.finished) {
         const r = plan.take(maxHeight);
-        if (!r) { await plan.changes(); continue; }
+        if (!r) {
+          await plan.changes();
+          continue;
+        }
         let bodies: CheckedBody[];
         try {
           const rep = await peer.request<BlockrepMsg>({ kind: 'Blockreq', first: r.first, last: r.last, descriptor: desc });
@@ -291,14 +307,23 @@ export class SyncClient {
       }
     };
     // The leader's failure ends the download (a later pass picks a leader again).
-    const leading = fetchFrom(leader, descriptor, stage.length, true).then(() => null, (e: unknown) => { plan.close(); return { e }; });
+    const leading = fetchFrom(leader, descriptor, stage.length, true).then(
+      () => null,
+      (e: unknown) => {
+        plan.close();
+        return { e };
+      },
+    );
     // Peers connected later join while the download lasts.
     const recruited = new Set<Peer>([leader]);
     const recruit = (): void => {
       if (live || recruited.size > MAX_HELPERS) return;
       for (const h of this.helpers(leader, stage, size)) {
         if (recruited.size > MAX_HELPERS) break;
-        if (!recruited.has(h)) { recruited.add(h); this.help(h, stage, fetchFrom); }
+        if (!recruited.has(h)) {
+          recruited.add(h);
+          this.help(h, stage, fetchFrom);
+        }
       }
     };
 
@@ -311,7 +336,10 @@ export class SyncClient {
       while (!plan.finished) {
         recruit();
         const ready = plan.ready();
-        if (ready.length === 0) { await plan.changes(); continue; }
+        if (ready.length === 0) {
+          await plan.changes();
+          continue;
+        }
         for (const { range, value } of ready) value.forEach((b, i) => pending.push({ header: stage.rawAt(range.first + i), body: b.bytes, checked: b.body }));
         const last = ready[ready.length - 1].range.last;
         if (!stage.anchored) throw new ChainMoved();
@@ -350,8 +378,15 @@ export class SyncClient {
 
   /** Idle peers that may serve bodies of the stage besides its leader (their chain is checked by `help`). */
   private helpers(leader: Peer, stage: HeaderStage, size: number): Peer[] {
-    return this.peers().filter((p) => p !== leader && this.eligible(p) && !p.busy && (this.setAside.get(p) ?? 0) <= this.nowMs()
-      && p.chain!.length > stage.fork && p.caps.maxBlocksPerRequest >= size);
+    return this.peers().filter(
+      (p) =>
+        p !== leader &&
+        this.eligible(p) &&
+        !p.busy &&
+        (this.setAside.get(p) ?? 0) <= this.nowMs() &&
+        p.chain!.length > stage.fork &&
+        p.caps.maxBlocksPerRequest >= size,
+    );
   }
 
   /**
@@ -366,13 +401,15 @@ export class SyncClient {
       const rep = await peer.request<ProberepMsg>({ kind: 'Probereq', descriptor: desc, height });
       if (!rep.requested || !equalBytes(blockHash(rep.requested), stage.hashAt(height))) return;
       await fetchFrom(peer, desc, height, false);
-    })().catch((e) => {
-      if (e instanceof NodeError) peer.close(e);
-      else if (e instanceof RequestExpired) this.setAside.set(peer, this.nowMs() + SET_ASIDE_MS);
-    }).finally(() => {
-      // Idle again: if the leader's download ended meanwhile (its peer gone), this peer may lead the
-      // next pass now rather than after the retry timer (pick skips busy peers).
-      if (!this.running) this.kick();
-    });
+    })()
+      .catch((e) => {
+        if (e instanceof NodeError) peer.close(e);
+        else if (e instanceof RequestExpired) this.setAside.set(peer, this.nowMs() + SET_ASIDE_MS);
+      })
+      .finally(() => {
+        // Idle again: if the leader's download ended meanwhile (its peer gone), this peer may lead the
+        // next pass now rather than after the retry timer (pick skips busy peers).
+        if (!this.running) this.kick();
+      });
   }
 }

@@ -21,7 +21,11 @@ export class SyncProgress {
   private lastMs: number;
   private lastHeight: number;
 
-  constructor(startHeight: number, startMs: number, private readonly intervalMs = PROGRESS_INTERVAL_MS) {
+  constructor(
+    startHeight: number,
+    startMs: number,
+    private readonly intervalMs = PROGRESS_INTERVAL_MS,
+  ) {
     this.lastMs = startMs;
     this.lastHeight = startHeight;
   }

@@ -8,7 +8,11 @@ const WIDTH_S = { m: 60, h: 3600 } as const;
 const KEEP_S = { m: 24 * 3600, h: 10 * 24 * 3600 } as const;
 const PRUNE_AFTER_S = 30 * 24 * 3600;
 
-export interface Bucket { begin: number; rx: number; tx: number }
+export interface Bucket {
+  begin: number;
+  rx: number;
+  tx: number;
+}
 type Width = keyof typeof WIDTH_S;
 
 export class TransmissionStats {
@@ -18,7 +22,10 @@ export class TransmissionStats {
   private readonly open = { m: new Map<string, Bucket>(), h: new Map<string, Bucket>() };
   private lastPruneS = 0;
 
-  constructor(private readonly db: PeerDb | null = null, private readonly nowS: () => number = () => Math.floor(Date.now() / 1000)) {}
+  constructor(
+    private readonly db: PeerDb | null = null,
+    private readonly nowS: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
 
   async load(): Promise<void> {
     if (!this.db) return;
@@ -32,8 +39,11 @@ export class TransmissionStats {
     for (const width of ['m', 'h'] as const) {
       const begin = now - (now % WIDTH_S[width]);
       let b = this.open[width].get(host);
-      if (b && b.begin !== begin) { this.close(width, host, b); b = undefined; }
-      if (!b) this.open[width].set(host, b = { begin, rx: 0, tx: 0 });
+      if (b && b.begin !== begin) {
+        this.close(width, host, b);
+        b = undefined;
+      }
+      if (!b) this.open[width].set(host, (b = { begin, rx: 0, tx: 0 }));
       b.rx += rx;
       b.tx += tx;
     }
@@ -45,7 +55,10 @@ export class TransmissionStats {
     const now = this.nowS();
     const from = now - KEEP_S[width];
     for (const [host, b] of this.open[width]) {
-      if (b.begin + WIDTH_S[width] <= now) { this.close(width, host, b); this.open[width].delete(host); }
+      if (b.begin + WIDTH_S[width] <= now) {
+        this.close(width, host, b);
+        this.open[width].delete(host);
+      }
     }
     const out: Record<string, Bucket[]> = {};
     for (const host of new Set([...this.closed[width].keys(), ...this.open[width].keys()])) {
@@ -53,7 +66,10 @@ export class TransmissionStats {
       const cur = this.open[width].get(host);
       if (cur) {
         const last = list[list.length - 1];
-        if (last && last.begin === cur.begin) { last.rx += cur.rx; last.tx += cur.tx; } else list.push({ ...cur });
+        if (last && last.begin === cur.begin) {
+          last.rx += cur.rx;
+          last.tx += cur.tx;
+        } else list.push({ ...cur });
       }
       if (list.length) out[host] = list;
     }
@@ -78,7 +94,11 @@ export class TransmissionStats {
     const list = this.closed[width].get(host) ?? [];
     this.closed[width].set(host, list);
     const last = list[list.length - 1];
-    if (last && last.begin === b.begin) { last.rx += b.rx; last.tx += b.tx; return last; }
+    if (last && last.begin === b.begin) {
+      last.rx += b.rx;
+      last.tx += b.tx;
+      return last;
+    }
     list.push({ ...b });
     return b;
   }
@@ -92,7 +112,8 @@ export class TransmissionStats {
       for (const [host, list] of this.closed[width]) {
         const keep = list.filter((b) => b.begin >= from);
         for (const b of list) if (b.begin < from) dropped.push({ width, host, ...b });
-        if (keep.length) this.closed[width].set(host, keep); else this.closed[width].delete(host);
+        if (keep.length) this.closed[width].set(host, keep);
+        else this.closed[width].delete(host);
       }
     }
     this.db?.deleteBuckets(dropped);

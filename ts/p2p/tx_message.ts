@@ -21,12 +21,24 @@ export interface WireTransaction {
 }
 
 const INDICATOR: Record<TransactionType, number> = {
-  coinTransfer: 1, tokenTransfer: 2, assetCreation: 3, limitSwap: 4, liquidityDeposit: 5, liquidityWithdrawal: 6, cancelation: 7,
+  coinTransfer: 1,
+  tokenTransfer: 2,
+  assetCreation: 3,
+  limitSwap: 4,
+  liquidityDeposit: 5,
+  liquidityWithdrawal: 6,
+  cancelation: 7,
 };
 
 /** Size of each type's message without the indicator (§2.1 table). */
 export const TX_MESSAGE_SIZE: Record<TransactionType, number> = {
-  coinTransfer: 114, tokenTransfer: 147, assetCreation: 100, limitSwap: 130, liquidityDeposit: 134, liquidityWithdrawal: 126, cancelation: 94,
+  coinTransfer: 114,
+  tokenTransfer: 147,
+  assetCreation: 100,
+  limitSwap: 130,
+  liquidityDeposit: 134,
+  liquidityWithdrawal: 126,
+  cancelation: 94,
 };
 
 function flag(r: Reader): boolean {
@@ -42,10 +54,14 @@ function nonzero(v: bigint): bigint {
 
 function readPayload(r: Reader, type: TransactionType): TransactionPayload {
   switch (type) {
-    case 'coinTransfer': return { type, toAddress: r.bytes(ADDRESS_BYTES), amount: nonzero(r.u64()) };
-    case 'tokenTransfer': return { type, assetHash: r.bytes(HASH_SIZE), isLiquidity: flag(r), toAddress: r.bytes(ADDRESS_BYTES), amount: nonzero(r.u64()) };
-    case 'assetCreation': return { type, supply: r.u64(), precision: r.u8(), name: r.bytes(ASSET_NAME_BYTES) };
-    case 'limitSwap': return { type, assetHash: r.bytes(HASH_SIZE), isBuy: flag(r), amount: nonzero(r.u64()), limit: r.bytes(LIMIT_PRICE_BYTES) };
+    case 'coinTransfer':
+      return { type, toAddress: r.bytes(ADDRESS_BYTES), amount: nonzero(r.u64()) };
+    case 'tokenTransfer':
+      return { type, assetHash: r.bytes(HASH_SIZE), isLiquidity: flag(r), toAddress: r.bytes(ADDRESS_BYTES), amount: nonzero(r.u64()) };
+    case 'assetCreation':
+      return { type, supply: r.u64(), precision: r.u8(), name: r.bytes(ASSET_NAME_BYTES) };
+    case 'limitSwap':
+      return { type, assetHash: r.bytes(HASH_SIZE), isBuy: flag(r), amount: nonzero(r.u64()), limit: r.bytes(LIMIT_PRICE_BYTES) };
     case 'liquidityDeposit': {
       const assetHash = r.bytes(HASH_SIZE);
       const base = r.u64();
@@ -53,20 +69,42 @@ function readPayload(r: Reader, type: TransactionType): TransactionPayload {
       if (base === 0n && quote === 0n) fail('EZEROAMOUNT', 'deposit of nothing');
       return { type, assetHash, base, quote };
     }
-    case 'liquidityWithdrawal': return { type, assetHash: r.bytes(HASH_SIZE), shares: nonzero(r.u64()) };
-    case 'cancelation': return { type, cancelHeight: r.u32(), cancelNonceId: r.u32() };
+    case 'liquidityWithdrawal':
+      return { type, assetHash: r.bytes(HASH_SIZE), shares: nonzero(r.u64()) };
+    case 'cancelation':
+      return { type, cancelHeight: r.u32(), cancelNonceId: r.u32() };
   }
 }
 
 function writePayload(w: Writer, p: TransactionPayload): void {
   switch (p.type) {
-    case 'coinTransfer': w.bytes(p.toAddress, ADDRESS_BYTES).u64(p.amount); break;
-    case 'tokenTransfer': w.bytes(p.assetHash, HASH_SIZE).u8(p.isLiquidity ? 1 : 0).bytes(p.toAddress, ADDRESS_BYTES).u64(p.amount); break;
-    case 'assetCreation': w.u64(p.supply).u8(p.precision).bytes(p.name, ASSET_NAME_BYTES); break;
-    case 'limitSwap': w.bytes(p.assetHash, HASH_SIZE).u8(p.isBuy ? 1 : 0).u64(p.amount).bytes(p.limit, LIMIT_PRICE_BYTES); break;
-    case 'liquidityDeposit': w.bytes(p.assetHash, HASH_SIZE).u64(p.base).u64(p.quote); break;
-    case 'liquidityWithdrawal': w.bytes(p.assetHash, HASH_SIZE).u64(p.shares); break;
-    case 'cancelation': w.u32(p.cancelHeight).u32(p.cancelNonceId); break;
+    case 'coinTransfer':
+      w.bytes(p.toAddress, ADDRESS_BYTES).u64(p.amount);
+      break;
+    case 'tokenTransfer':
+      w.bytes(p.assetHash, HASH_SIZE)
+        .u8(p.isLiquidity ? 1 : 0)
+        .bytes(p.toAddress, ADDRESS_BYTES)
+        .u64(p.amount);
+      break;
+    case 'assetCreation':
+      w.u64(p.supply).u8(p.precision).bytes(p.name, ASSET_NAME_BYTES);
+      break;
+    case 'limitSwap':
+      w.bytes(p.assetHash, HASH_SIZE)
+        .u8(p.isBuy ? 1 : 0)
+        .u64(p.amount)
+        .bytes(p.limit, LIMIT_PRICE_BYTES);
+      break;
+    case 'liquidityDeposit':
+      w.bytes(p.assetHash, HASH_SIZE).u64(p.base).u64(p.quote);
+      break;
+    case 'liquidityWithdrawal':
+      w.bytes(p.assetHash, HASH_SIZE).u64(p.shares);
+      break;
+    case 'cancelation':
+      w.u32(p.cancelHeight).u32(p.cancelNonceId);
+      break;
   }
 }
 

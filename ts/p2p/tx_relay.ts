@@ -18,18 +18,18 @@ import { LIMIT } from './protocol.js';
 import { MEMPOOL_CAPACITY } from '../mempool/mempool.js';
 import type { WireTransaction } from './tx_message.js';
 
-const REJECTED_MS = 60_000;  // a refused (txid, fee) is not requested again for this long, or until the chain changes
-const INFLIGHT_MS = 10_000;  // nor one already requested from another peer
+const REJECTED_MS = 60_000; // a refused (txid, fee) is not requested again for this long, or until the chain changes
+const INFLIGHT_MS = 10_000; // nor one already requested from another peer
 const MAX_PRECISION = 18;
 // Memory caps (README "Peer budgets"): per peer and across peers, whatever a peer can make us hold.
 const PEER_INFLIGHT = LIMIT.maxTxIds; // ids asked of one peer and unanswered: one full Txreq
 const TOTAL_INFLIGHT = 20_000;
 const REJECTED_LIMIT = 50_000;
-const PEER_KNOWN = MEMPOOL_CAPACITY;  // (txid, fee) a peer is known to have: more is never pushed
+const PEER_KNOWN = MEMPOOL_CAPACITY; // (txid, fee) a peer is known to have: more is never pushed
 const TOTAL_KNOWN = 200_000;
 const PEER_DEFERRED = LIMIT.maxTxIds; // offered ids kept while behind
 const TOTAL_DEFERRED = 20_000;
-const TOTAL_ADMITTING = 20_000;       // received transactions waiting for admission
+const TOTAL_ADMITTING = 20_000; // received transactions waiting for admission
 /** Txids pushed per call (every 500 ms, service.ts): 1,600 a second, within the 2,000 a peer allows (budget.ts). */
 const PUSH_PER_CALL = 800;
 
@@ -41,16 +41,27 @@ const txIdOf = (tx: PendingTx): TransactionId => ({ accountId: tx.originId, pinH
 /** Keys that expire a fixed time after being set, in insertion (= expiry) order, at most `limit` (oldest go first). */
 class ExpiringKeys {
   private readonly until = new Map<string, number>();
-  constructor(private readonly ttlMs: number, private readonly limit: number) {}
-  get size(): number { return this.until.size; }
-  has(k: string, now: number): boolean { return (this.until.get(k) ?? 0) > now; }
+  constructor(
+    private readonly ttlMs: number,
+    private readonly limit: number,
+  ) {}
+  get size(): number {
+    return this.until.size;
+  }
+  has(k: string, now: number): boolean {
+    return (this.until.get(k) ?? 0) > now;
+  }
   set(k: string, now: number): void {
     this.until.delete(k);
     this.until.set(k, now + this.ttlMs);
     if (this.until.size > this.limit) this.until.delete(this.until.keys().next().value!);
   }
-  delete(k: string): void { this.until.delete(k); }
-  clear(): void { this.until.clear(); }
+  delete(k: string): void {
+    this.until.delete(k);
+  }
+  clear(): void {
+    this.until.clear();
+  }
   /** Drops the expired keys: O(dropped). */
   prune(now: number): void {
     for (const [k, t] of this.until) {
@@ -95,7 +106,10 @@ export class TxRelay {
   /** Transactions that entered the mempool and wait for their push. */
   private backlog: PendingTx[] = [];
 
-  constructor(private readonly mempool: MempoolService, private readonly log: (line: string) => void = () => {}) {}
+  constructor(
+    private readonly mempool: MempoolService,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
 
   /** Pong sample: up to `max` txids drawn at random from the 800 highest-fee entries (§2.4 Pong). */
   sample(peer: Peer, max: number): TxidWithFee[] {
@@ -208,7 +222,10 @@ export class TxRelay {
           if (!req) throw new Error('invalid fields');
           const tx = await this.mempool.add(req);
           // The sender is recovered from the signature; the id's account must be it (EFAKEACCID).
-          if (tx.originId !== t.id.accountId) { this.mempool.pool.remove(tx); throw new Error('fake account id'); }
+          if (tx.originId !== t.id.accountId) {
+            this.mempool.pool.remove(tx);
+            throw new Error('fake account id');
+          }
           added++;
         } catch {
           this.rejected.set(k, Date.now());

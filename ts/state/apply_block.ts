@@ -8,10 +8,7 @@
 // rules, duplicate ids inside the block).
 import { U64_MAX } from '../core/amount.js';
 import type { Body, TokenSection } from '../core/body.js';
-import {
-  canceledTransactionId, entryBytes, entryPinHeight, entryTransactionId, entryTxHash,
-  type EntryContext, type SignedEntry,
-} from '../core/entry.js';
+import { canceledTransactionId, entryBytes, entryPinHeight, entryTransactionId, entryTxHash, type EntryContext, type SignedEntry } from '../core/entry.js';
 import { fail } from '../core/errors.js';
 import { concatBytes, toHex } from '../core/hex.js';
 import { pinBegin } from '../core/pin.js';
@@ -27,8 +24,18 @@ import { u64Value } from '../store/keys.js';
 import { addAsset, assetById, type Asset } from './assets.js';
 import { addHistoryEntry, encodeMatch, matchTxHash, type HistoryKind } from './history.js';
 import {
-  accountIdOf, addAccount, addressOf, balanceOf, dbReader, hasBalanceRow, nextHistoryId, nextStateId, setBalance,
-  setNextHistoryId, setNextStateId, type KeyReader,
+  accountIdOf,
+  addAccount,
+  addressOf,
+  balanceOf,
+  dbReader,
+  hasBalanceRow,
+  nextHistoryId,
+  nextStateId,
+  setBalance,
+  setNextHistoryId,
+  setNextStateId,
+  type KeyReader,
 } from './ledger.js';
 import { addOrder, bookOrderIds, orderById, orderByTxId, removeOrder, updateOrder, type OpenOrder } from './orders.js';
 import type { StateOverlay } from './overlay.js';
@@ -58,7 +65,14 @@ export interface AppliedBlock {
 }
 
 /** The summed effects on one (account, token) row (exchange.md §3.3). */
-interface Flow { account: bigint; token: bigint; plus: bigint; minus: bigint; lockPlus: bigint; lockMinus: bigint }
+interface Flow {
+  account: bigint;
+  token: bigint;
+  plus: bigint;
+  minus: bigint;
+  lockPlus: bigint;
+  lockMinus: bigint;
+}
 
 const u64 = (v: bigint) => u64Value(v);
 
@@ -74,7 +88,11 @@ class BlockApplier {
   /** Limit swaps of the block's earlier token sections (see match()). */
   private limitSwapsBefore = 0;
 
-  constructor(private readonly db: Db, private readonly s: StateOverlay, private readonly b: BlockToApply) {
+  constructor(
+    private readonly db: Db,
+    private readonly s: StateOverlay,
+    private readonly b: BlockToApply,
+  ) {
     this.before = dbReader(db);
   }
 
@@ -84,12 +102,22 @@ class BlockApplier {
     if (!f) this.flows.set(k, (f = { account, token, plus: 0n, minus: 0n, lockPlus: 0n, lockMinus: 0n }));
     return f;
   }
-  private credit(a: bigint, t: bigint, v: bigint) { this.flow(a, t).plus += v; }
-  private debit(a: bigint, t: bigint, v: bigint) { this.flow(a, t).minus += v; }
-  private lock(a: bigint, t: bigint, v: bigint) { this.flow(a, t).lockPlus += v; }
-  private unlock(a: bigint, t: bigint, v: bigint) { this.flow(a, t).lockMinus += v; }
+  private credit(a: bigint, t: bigint, v: bigint) {
+    this.flow(a, t).plus += v;
+  }
+  private debit(a: bigint, t: bigint, v: bigint) {
+    this.flow(a, t).minus += v;
+  }
+  private lock(a: bigint, t: bigint, v: bigint) {
+    this.flow(a, t).lockPlus += v;
+  }
+  private unlock(a: bigint, t: bigint, v: bigint) {
+    this.flow(a, t).lockMinus += v;
+  }
 
-  private isNew(id: bigint): boolean { return id >= this.firstStateId; }
+  private isNew(id: bigint): boolean {
+    return id >= this.firstStateId;
+  }
 
   private readonly addresses = new Map<bigint, Uint8Array>();
 
@@ -226,8 +254,17 @@ class BlockApplier {
     for (const o of section.limitSwaps) {
       const { hash, id } = await this.signed(o, ctx);
       const order: OpenOrder = {
-        id: this.historyId, accountId: o.originId, assetId: asset.id, isBuy: o.buy, amount: o.amount, filled: 0n,
-        limit: o.limit, pinHeight: id.pinHeight, nonceId: id.nonceId, txHash: hash, height: this.b.height,
+        id: this.historyId,
+        accountId: o.originId,
+        assetId: asset.id,
+        isBuy: o.buy,
+        amount: o.amount,
+        filled: 0n,
+        limit: o.limit,
+        pinHeight: id.pinHeight,
+        nonceId: id.nonceId,
+        txHash: hash,
+        height: this.b.height,
       };
       this.lock(o.originId, spendToken(order), o.amount);
       await addOrder(this.s, order);
@@ -287,7 +324,10 @@ class BlockApplier {
    */
   private async match(asset: Asset, pool: PoolState, newOrders: OpenOrder[]): Promise<PoolState> {
     const open = new Map<bigint, OpenOrder>();
-    const sides = { sells: { stored: [] as LoadableOrder[], fresh: [] as LoadableOrder[] }, buys: { stored: [] as LoadableOrder[], fresh: [] as LoadableOrder[] } };
+    const sides = {
+      sells: { stored: [] as LoadableOrder[], fresh: [] as LoadableOrder[] },
+      buys: { stored: [] as LoadableOrder[], fresh: [] as LoadableOrder[] },
+    };
     const add = (o: OpenOrder, stored: boolean) => {
       open.set(o.id, o);
       const side = o.isBuy ? sides.buys : sides.sells;
@@ -321,7 +361,9 @@ class BlockApplier {
     const after: PoolState = { base: m.poolAfter.base, quote: m.poolAfter.quote, shares: pool.shares };
     if (!m.recorded) return after;
     const record = {
-      assetId: asset.id, poolBefore: m.poolBefore, poolAfter: m.poolAfter,
+      assetId: asset.id,
+      poolBefore: m.poolBefore,
+      poolAfter: m.poolAfter,
       buySwaps: m.buySwaps.map((s) => ({ historyId: s.id, base: s.base, quote: s.quote })),
       sellSwaps: m.sellSwaps.map((s) => ({ historyId: s.id, base: s.base, quote: s.quote })),
     };
@@ -346,7 +388,13 @@ class BlockApplier {
   private async assetCreation(c: Extract<SignedEntry, { kind: 'assetCreation' }>, assetId: bigint): Promise<void> {
     const { hash } = await this.signed(c, {});
     const asset: Asset = {
-      id: assetId, hash, name: '', decimals: c.precision, height: this.b.height, ownerAccountId: c.originId, supply: c.supply,
+      id: assetId,
+      hash,
+      name: '',
+      decimals: c.precision,
+      height: this.b.height,
+      ownerAccountId: c.originId,
+      supply: c.supply,
     };
     await addAsset(this.s, asset, c.name);
     this.credit(c.originId, assetTokenId(assetId), c.supply);
@@ -375,7 +423,8 @@ class BlockApplier {
       checkReferred(f.account);
       if (this.isNew(f.account) || !(await hasBalanceRow(this.s, f.account, f.token))) {
         if (f.plus === 0n) fail('EIDNOTREFERENCED', `account ${f.account} token ${f.token}: a new balance row without a credit`);
-        if (f.minus !== 0n || f.lockPlus !== 0n || f.lockMinus !== 0n) fail('EBALANCE', `account ${f.account} cannot spend or lock token ${f.token} it receives in this block`);
+        if (f.minus !== 0n || f.lockPlus !== 0n || f.lockMinus !== 0n)
+          fail('EBALANCE', `account ${f.account} cannot spend or lock token ${f.token} it receives in this block`);
         if (f.plus > U64_MAX) fail('EBALANCE', 'balance overflows');
         referred.add(f.account);
         await setBalance(this.s, f.account, f.token, { total: f.plus, locked: 0n });

@@ -55,7 +55,8 @@ function namePattern(prefix: string): RegExp {
  * at most `limit` (§2.5).
  */
 export async function searchAssets(db: Db, namePrefix: string, hashPrefix: string, limit: number): Promise<Asset[]> {
-  const name = namePattern(namePrefix), hash = hashPrefix.toLowerCase();
+  const name = namePattern(namePrefix),
+    hash = hashPrefix.toLowerCase();
   const out: Asset[] = [];
   for await (const [k, v] of db.iterator(prefixRange(PREFIX.asset))) {
     const a = decode(readU64(k, 1), v);

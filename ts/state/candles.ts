@@ -33,7 +33,8 @@ export interface Candle {
 
 /** Order of two trade prices (a positive base each). */
 const comparePrice = (a: TradePrice, b: TradePrice): number => {
-  const l = a.quote * b.base, r = b.quote * a.base;
+  const l = a.quote * b.base,
+    r = b.quote * a.base;
   return l < r ? -1 : l > r ? 1 : 0;
 };
 
@@ -59,7 +60,14 @@ export function candlesOf(trades: readonly Trade[], intervalSeconds: number): Ca
       r.quote += t.reference.quote;
     } else {
       out.push({
-        begin, height: t.height, open: price, high: price, low: price, close: price, base: t.base, quote: t.quote,
+        begin,
+        height: t.height,
+        open: price,
+        high: price,
+        low: price,
+        close: price,
+        base: t.base,
+        quote: t.quote,
         reference: { open: double, high: double, low: double, close: double, base: t.reference.base, quote: t.reference.quote },
       });
     }

@@ -21,8 +21,15 @@ import { accountHistoryKey, historyKey, txHashKey, u64Value } from '../store/key
 import type { KeyWriter } from './ledger.js';
 
 export const HISTORY_KINDS = [
-  'reward', 'coinTransfer', 'tokenTransfer', 'limitSwap', 'match', 'liquidityDeposit', 'liquidityWithdrawal',
-  'cancelation', 'assetCreation',
+  'reward',
+  'coinTransfer',
+  'tokenTransfer',
+  'limitSwap',
+  'match',
+  'liquidityDeposit',
+  'liquidityWithdrawal',
+  'cancelation',
+  'assetCreation',
 ] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
@@ -34,8 +41,7 @@ export interface HistoryEntry {
 }
 
 export function encodeHistoryEntry(e: HistoryEntry): Uint8Array {
-  return new Writer(37 + e.payload.length).u8(HISTORY_KINDS.indexOf(e.kind)).u32(e.height)
-    .bytes(e.hash, HASH_SIZE).bytes(e.payload).finish();
+  return new Writer(37 + e.payload.length).u8(HISTORY_KINDS.indexOf(e.kind)).u32(e.height).bytes(e.hash, HASH_SIZE).bytes(e.payload).finish();
 }
 
 export function decodeHistoryEntry(bytes: Uint8Array): HistoryEntry {
@@ -58,7 +64,11 @@ export function addHistoryEntry(s: KeyWriter, id: bigint, e: HistoryEntry, accou
 }
 
 /** One side's fill in a match record (exchange.md §8.7). */
-export interface MatchSwap { historyId: bigint; base: bigint; quote: bigint }
+export interface MatchSwap {
+  historyId: bigint;
+  base: bigint;
+  quote: bigint;
+}
 
 export interface MatchRecord {
   assetId: bigint;
@@ -75,8 +85,13 @@ export function matchTxHash(blockHash: Uint8Array, assetId: bigint): Uint8Array 
 
 export function encodeMatch(m: MatchRecord): Uint8Array {
   const w = new Writer(44 + 24 * (m.buySwaps.length + m.sellSwaps.length))
-    .u64(m.assetId).u64(m.poolBefore.base).u64(m.poolBefore.quote).u64(m.poolAfter.base).u64(m.poolAfter.quote)
-    .u16(m.buySwaps.length).u16(m.sellSwaps.length);
+    .u64(m.assetId)
+    .u64(m.poolBefore.base)
+    .u64(m.poolBefore.quote)
+    .u64(m.poolAfter.base)
+    .u64(m.poolAfter.quote)
+    .u16(m.buySwaps.length)
+    .u16(m.sellSwaps.length);
   for (const s of [...m.buySwaps, ...m.sellSwaps]) w.u64(s.historyId).u64(s.base).u64(s.quote);
   return w.finish();
 }
@@ -86,7 +101,8 @@ export function decodeMatch(payload: Uint8Array): MatchRecord {
   const assetId = r.u64();
   const poolBefore = { base: r.u64(), quote: r.u64() };
   const poolAfter = { base: r.u64(), quote: r.u64() };
-  const nb = r.u16(), ns = r.u16();
+  const nb = r.u16(),
+    ns = r.u16();
   const swap = (): MatchSwap => ({ historyId: r.u64(), base: r.u64(), quote: r.u64() });
   const buySwaps = Array.from({ length: nb }, swap);
   const sellSwaps = Array.from({ length: ns }, swap);

@@ -21,9 +21,9 @@ export const LATEST_HISTORY_ENTRIES = 100;
 export const ACCOUNT_HISTORY_PAGE = 100;
 
 interface MinedCommon {
-  id: bigint;        // history id
-  height: number;    // block height
-  hash: Uint8Array;  // transaction hash (reward: consensus.md §7.7; match: exchange.md §8.7)
+  id: bigint; // history id
+  height: number; // block height
+  hash: Uint8Array; // transaction hash (reward: consensus.md §7.7; match: exchange.md §8.7)
 }
 
 /** A signed entry with its pin height and signer address resolved. */
@@ -91,8 +91,15 @@ export interface MinedAssetCreation extends MinedSigned<'assetCreation'> {
 }
 
 export type MinedTransaction =
-  | MinedReward | MinedCoinTransfer | MinedTokenTransfer | MinedLimitSwap | MinedMatch
-  | MinedLiquidityDeposit | MinedLiquidityWithdrawal | MinedCancelation | MinedAssetCreation;
+  | MinedReward
+  | MinedCoinTransfer
+  | MinedTokenTransfer
+  | MinedLimitSwap
+  | MinedMatch
+  | MinedLiquidityDeposit
+  | MinedLiquidityWithdrawal
+  | MinedCancelation
+  | MinedAssetCreation;
 
 /** Account and asset lookups of one query, each read once. */
 class Lookups {
@@ -218,9 +225,7 @@ export async function latestTransactions(db: Db, n = LATEST_HISTORY_ENTRIES): Pr
 }
 
 /** The newest `limit` entries linked to `accountId` with id < `beforeId`, returned in ascending id order. */
-export async function accountTransactions(
-  db: Db, accountId: bigint, beforeId: bigint, limit = ACCOUNT_HISTORY_PAGE,
-): Promise<MinedTransaction[]> {
+export async function accountTransactions(db: Db, accountId: bigint, beforeId: bigint, limit = ACCOUNT_HISTORY_PAGE): Promise<MinedTransaction[]> {
   const ids: bigint[] = [];
   const range = { gte: accountHistoryKey(accountId, 0n), lt: accountHistoryKey(accountId, beforeId), reverse: true, limit };
   for await (const key of db.keys(range)) ids.push(readU64(key, 9));

@@ -3,9 +3,7 @@
 import { Reader, Writer } from '../core/bytes.js';
 import { fail } from '../core/errors.js';
 import type { Db } from '../store/database.js';
-import {
-  COUNTER_HISTORY_ID, COUNTER_STATE_ID, accountKey, addressKey, balanceKey, holderKey, readU64, u64Value,
-} from '../store/keys.js';
+import { COUNTER_HISTORY_ID, COUNTER_STATE_ID, accountKey, addressKey, balanceKey, holderKey, readU64, u64Value } from '../store/keys.js';
 
 export { COIN_TOKEN_ID } from './tokens.js';
 
@@ -29,7 +27,10 @@ export interface KeyWriter extends KeyReader {
  */
 export const dbReader = (db: Db): KeyReader => ({ get: async (k) => db.getSync(k) });
 
-export interface Balance { total: bigint; locked: bigint }
+export interface Balance {
+  total: bigint;
+  locked: bigint;
+}
 
 export const ZERO_BALANCE: Balance = { total: 0n, locked: 0n };
 

@@ -24,15 +24,34 @@ export interface OpenOrder {
 }
 
 function encode(o: OpenOrder): Uint8Array {
-  return new Writer(96).u64(o.accountId).u64(o.assetId).u8(o.isBuy ? 1 : 0).u64(o.amount).u64(o.filled)
-    .bytes(o.limit, 3).u32(o.pinHeight).u32(o.nonceId).bytes(o.txHash, 32).u32(o.height).finish();
+  return new Writer(96)
+    .u64(o.accountId)
+    .u64(o.assetId)
+    .u8(o.isBuy ? 1 : 0)
+    .u64(o.amount)
+    .u64(o.filled)
+    .bytes(o.limit, 3)
+    .u32(o.pinHeight)
+    .u32(o.nonceId)
+    .bytes(o.txHash, 32)
+    .u32(o.height)
+    .finish();
 }
 
 function decode(id: bigint, v: Uint8Array): OpenOrder {
   const r = new Reader(v);
   return {
-    id, accountId: r.u64(), assetId: r.u64(), isBuy: r.u8() === 1, amount: r.u64(), filled: r.u64(),
-    limit: r.bytes(3), pinHeight: r.u32(), nonceId: r.u32(), txHash: r.bytes(32), height: r.u32(),
+    id,
+    accountId: r.u64(),
+    assetId: r.u64(),
+    isBuy: r.u8() === 1,
+    amount: r.u64(),
+    filled: r.u64(),
+    limit: r.bytes(3),
+    pinHeight: r.u32(),
+    nonceId: r.u32(),
+    txHash: r.bytes(32),
+    height: r.u32(),
   };
 }
 

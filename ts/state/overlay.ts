@@ -46,8 +46,7 @@ export class StateOverlay {
 
   /** The batch operations that apply the pending writes. */
   ops(): BatchOp[] {
-    return [...this.writes.values()].map(({ key, value }) =>
-      value === null ? { type: 'del', key } : { type: 'put', key, value });
+    return [...this.writes.values()].map(({ key, value }) => (value === null ? { type: 'del', key } : { type: 'put', key, value }));
   }
 
   /** The undo record: every changed key with its previous value (absent = delete on undo). */
@@ -55,9 +54,14 @@ export class StateOverlay {
     const w = new Writer();
     w.u32(this.before.size);
     for (const { key, value } of this.before.values()) {
-      w.u16(key.length); w.bytes(key);
+      w.u16(key.length);
+      w.bytes(key);
       if (value === null) w.u8(0);
-      else { w.u8(1); w.u32(value.length); w.bytes(value); }
+      else {
+        w.u8(1);
+        w.u32(value.length);
+        w.bytes(value);
+      }
     }
     return w.finish();
   }

@@ -4,7 +4,11 @@ import type { Db } from '../store/database.js';
 import { holderKey, keysStartingWith, readU64 } from '../store/keys.js';
 import { addressOf, balanceOf, dbReader } from './ledger.js';
 
-export interface Holder { accountId: bigint; address: Uint8Array; total: bigint }
+export interface Holder {
+  accountId: bigint;
+  address: Uint8Array;
+  total: bigint;
+}
 
 /** The `limit` accounts with the largest total of `tokenId`, descending; ties by ascending account id. */
 export async function richlist(db: Db, tokenId: bigint, limit: number): Promise<Holder[]> {

@@ -28,7 +28,10 @@ export interface TradeSwaps {
 
 /** The totals of one match: exact, and as doubles summed swap by swap as the reference does (§11.1). */
 export function tradeTotals(m: TradeSwaps, decimals: number): Pick<Trade, 'base' | 'quote' | 'reference'> {
-  let base = 0n, quote = 0n, baseDouble = 0, quoteDouble = 0;
+  let base = 0n,
+    quote = 0n,
+    baseDouble = 0,
+    quoteDouble = 0;
   for (const s of [...m.buySwaps, ...m.sellSwaps]) {
     base += s.base;
     quote += s.quote;
@@ -53,7 +56,10 @@ export async function addTrade(s: KeyWriter, assetId: bigint, t: Trade): Promise
   d.setUint32(0, t.timestamp);
   d.setFloat64(4, t.reference.base);
   d.setFloat64(12, t.reference.quote);
-  for (const [at, x] of [[20, t.base], [36, t.quote]] as const) {
+  for (const [at, x] of [
+    [20, t.base],
+    [36, t.quote],
+  ] as const) {
     d.setBigUint64(at, x >> 64n);
     d.setBigUint64(at + 8, x & U64_MASK);
   }
@@ -72,9 +78,11 @@ export async function tradesOf(db: Db, assetId: bigint, hashAt: (height: number)
     const height = readU32(k, 9);
     const reference = { base: d.getFloat64(4), quote: d.getFloat64(12) };
     const u128 = (at: number) => (d.getBigUint64(at) << 64n) | d.getBigUint64(at + 8);
-    out.push(v.length === OLD_RECORD_SIZE
-      ? { height, timestamp: d.getUint32(0), reference, ...(await totalsFromMatch(db, assetId, hashAt(height))) }
-      : { height, timestamp: d.getUint32(0), reference, base: u128(20), quote: u128(36) });
+    out.push(
+      v.length === OLD_RECORD_SIZE
+        ? { height, timestamp: d.getUint32(0), reference, ...(await totalsFromMatch(db, assetId, hashAt(height))) }
+        : { height, timestamp: d.getUint32(0), reference, base: u128(20), quote: u128(36) },
+    );
   }
   return out;
 }

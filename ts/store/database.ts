@@ -44,13 +44,13 @@ export async function openDatabase(dataDir: string, opts: { checkFiles?: boolean
   try {
     const files = await entries(path);
     if (!files.includes('CURRENT') && files.some((f) => LEVELDB_FILE.test(f) || f === HEAD_MARKER_FILE)) {
-      throw damaged(path, 'its CURRENT file is missing (it names the database\'s manifest)');
+      throw damaged(path, "its CURRENT file is missing (it names the database's manifest)");
     }
     if (!files.some((f) => LEVELDB_FILE.test(f)) && (await entries(replacedPath(path))).length > 0) {
       throw damaged(path, `a --reindex was interrupted while swapping it with ${replacedPath(path)}`);
     }
     // Checked before opening, as opening replays the log and drops bad records without a word.
-    const problem = opts.checkFiles && files.length && await databaseSize(path) <= CHECK_FILES_BYTES ? await checkDatabaseFiles(path) : null;
+    const problem = opts.checkFiles && files.length && (await databaseSize(path)) <= CHECK_FILES_BYTES ? await checkDatabaseFiles(path) : null;
     const db = new ClassicLevel<Uint8Array, Uint8Array>(path, { keyEncoding: 'view', valueEncoding: 'view' });
     await db.open(); // fails first if another node holds the database (its log may be mid-write)
     if (problem) {
@@ -72,9 +72,18 @@ export async function openDatabase(dataDir: string, opts: { checkFiles?: boolean
 export function databaseSizeEvery(path: string, maxAgeMs = 2000, now = () => Date.now()): () => Promise<bigint> {
   let last: { size: bigint; at: number } | null = null;
   let running: Promise<bigint> | null = null;
-  const refresh = (): Promise<bigint> => running ??= databaseSize(path).then(
-    (size) => { last = { size, at: now() }; running = null; return size; },
-    (e) => { running = null; throw e; });
+  const refresh = (): Promise<bigint> =>
+    (running ??= databaseSize(path).then(
+      (size) => {
+        last = { size, at: now() };
+        running = null;
+        return size;
+      },
+      (e) => {
+        running = null;
+        throw e;
+      },
+    ));
   return async () => {
     if (!last) return refresh();
     if (now() - last.at >= maxAgeMs) refresh().catch(() => undefined);

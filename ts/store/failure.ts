@@ -4,13 +4,20 @@
 export type StoreProblem = 'in-use' | 'permission' | 'disk-full' | 'damaged' | 'unusable';
 
 export class StoreFailure extends Error {
-  constructor(readonly problem: StoreProblem, message: string) { super(message); }
+  constructor(
+    readonly problem: StoreProblem,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Damage found in the database at `path`, and the two ways out. */
 export function damaged(path: string, what: string): StoreFailure {
-  return new StoreFailure('damaged',
-    `database ${path} is damaged: ${what}. Restart with --reindex to rebuild the state from the stored blocks, or delete ${path} and resync`);
+  return new StoreFailure(
+    'damaged',
+    `database ${path} is damaged: ${what}. Restart with --reindex to rebuild the state from the stored blocks, or delete ${path} and resync`,
+  );
 }
 
 /** Whether `e` is LevelDB reporting a damaged file (a failed checksum, a bad block, a bad log record). */
@@ -39,7 +46,10 @@ export function classifyOpenError(e: unknown, dataDir: string, dbPath: string): 
     return new StoreFailure('in-use', `data directory ${dataDir} is in use by another node: stop that node, or give this one another --datadir`);
   }
   if (codes.includes('EACCES') || codes.includes('EPERM') || codes.includes('EROFS') || /Permission denied|Read-only file system|EACCES|EPERM/.test(text)) {
-    return new StoreFailure('permission', `no permission to use data directory ${dataDir} (${text}): give the user running the node read and write access to it, or choose another --datadir`);
+    return new StoreFailure(
+      'permission',
+      `no permission to use data directory ${dataDir} (${text}): give the user running the node read and write access to it, or choose another --datadir`,
+    );
   }
   if (codes.includes('ENOSPC') || /No space left on device|ENOSPC/.test(text)) {
     return new StoreFailure('disk-full', `disk full: cannot write to data directory ${dataDir}: free some space and start again`);

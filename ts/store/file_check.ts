@@ -29,9 +29,13 @@ const masked = (crc: number) => ((((crc >>> 15) | (crc << 17)) >>> 0) + 0xa282ea
 const readU32LE = (b: Uint8Array, at: number) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
 
 class Cursor {
-  constructor(readonly b: Uint8Array, public at = 0) {}
+  constructor(
+    readonly b: Uint8Array,
+    public at = 0,
+  ) {}
   varint(): number {
-    let v = 0, shift = 0;
+    let v = 0,
+      shift = 0;
     for (;;) {
       if (this.at >= this.b.length || shift > 63) throw new Error('bad varint');
       const byte = this.b[this.at++];
@@ -60,12 +64,22 @@ function unsnappy(src: Uint8Array): Uint8Array {
       len += 1;
       if (c.at + len > src.length || o + len > out.length) throw new Error('bad snappy literal');
       out.set(src.subarray(c.at, c.at + len), o);
-      c.at += len; o += len;
+      c.at += len;
+      o += len;
       continue;
     }
-    if ((tag & 3) === 1) { len = 4 + ((tag >>> 2) & 7); offset = ((tag >>> 5) << 8) | src[c.at++]; }
-    else if ((tag & 3) === 2) { len = 1 + (tag >>> 2); offset = src[c.at] | (src[c.at + 1] << 8); c.at += 2; }
-    else { len = 1 + (tag >>> 2); offset = readU32LE(src, c.at); c.at += 4; }
+    if ((tag & 3) === 1) {
+      len = 4 + ((tag >>> 2) & 7);
+      offset = ((tag >>> 5) << 8) | src[c.at++];
+    } else if ((tag & 3) === 2) {
+      len = 1 + (tag >>> 2);
+      offset = src[c.at] | (src[c.at + 1] << 8);
+      c.at += 2;
+    } else {
+      len = 1 + (tag >>> 2);
+      offset = readU32LE(src, c.at);
+      c.at += 4;
+    }
     if (offset === 0 || offset > o || o + len > out.length) throw new Error('bad snappy copy');
     for (let i = 0; i < len; i++, o++) out[o] = out[o - offset];
   }
@@ -73,7 +87,10 @@ function unsnappy(src: Uint8Array): Uint8Array {
   return out;
 }
 
-interface Handle { offset: number; size: number }
+interface Handle {
+  offset: number;
+  size: number;
+}
 
 /** The checked contents of the block at `h`; throws naming what is wrong. */
 function readBlock(file: Uint8Array, h: Handle): Uint8Array {
@@ -119,7 +136,10 @@ export function checkTable(file: Uint8Array): void {
   const meta = handle(file, c);
   const index = handle(file, c);
   let covered = 48;
-  const check = (h: Handle): Uint8Array => { covered += h.size + 5; return readBlock(file, h); };
+  const check = (h: Handle): Uint8Array => {
+    covered += h.size + 5;
+    return readBlock(file, h);
+  };
   for (const v of blockValues(check(meta))) check(handle(v));
   for (const v of blockValues(check(index))) check(handle(v));
   if (covered !== file.length) throw new Error(`blocks cover ${covered} of ${file.length} bytes`);
@@ -127,7 +147,10 @@ export function checkTable(file: Uint8Array): void {
 
 const LOG_BLOCK = 32768;
 const LOG_HEADER = 7;
-const FULL = 1, FIRST = 2, MIDDLE = 3, LAST = 4;
+const FULL = 1,
+  FIRST = 2,
+  MIDDLE = 3,
+  LAST = 4;
 
 /**
  * The records of a log-format file (a write-ahead log or a manifest), fragments joined; throws on
@@ -137,13 +160,19 @@ const FULL = 1, FIRST = 2, MIDDLE = 3, LAST = 4;
 export function logRecords(file: Uint8Array): Uint8Array[] {
   const records: Uint8Array[] = [];
   let parts: Uint8Array[] | null = null;
-  for (let at = 0; at < file.length;) {
+  for (let at = 0; at < file.length; ) {
     const left = LOG_BLOCK - (at % LOG_BLOCK);
-    if (left < LOG_HEADER) { at += left; continue; } // block trailer: zero padding
+    if (left < LOG_HEADER) {
+      at += left;
+      continue;
+    } // block trailer: zero padding
     if (at + LOG_HEADER > file.length) break;
     const length = file[at + 4] | (file[at + 5] << 8);
     const type = file[at + 6];
-    if (type === 0 && length === 0) { at += left; continue; } // zero fill LevelDB may leave
+    if (type === 0 && length === 0) {
+      at += left;
+      continue;
+    } // zero fill LevelDB may leave
     if (LOG_HEADER + length > left) throw new Error(`record at ${at} is longer than its block`);
     if (at + LOG_HEADER + length > file.length) break;
     if (masked(crc32c(file, at + 6, at + LOG_HEADER + length)) !== readU32LE(file, at)) throw new Error(`record at ${at} fails its checksum`);
@@ -152,7 +181,10 @@ export function logRecords(file: Uint8Array): Uint8Array[] {
     else if (type === FIRST) parts = [data];
     else if ((type === MIDDLE || type === LAST) && parts) {
       parts.push(data);
-      if (type === LAST) { records.push(Buffer.concat(parts)); parts = null; }
+      if (type === LAST) {
+        records.push(Buffer.concat(parts));
+        parts = null;
+      }
     } else throw new Error(`record at ${at} has type ${type} out of sequence`);
     at += LOG_HEADER + length;
   }
@@ -165,7 +197,11 @@ export function checkLog(file: Uint8Array): void {
 }
 
 /** Table files the database consists of, and the oldest write-ahead log it still replays. */
-export interface LiveFiles { tables: Set<number>; minLog: number; prevLog: number }
+export interface LiveFiles {
+  tables: Set<number>;
+  minLog: number;
+  prevLog: number;
+}
 
 /**
  * Replays a manifest's version edits (LevelDB's db/version_edit.cc tags): tables added minus
@@ -174,21 +210,49 @@ export interface LiveFiles { tables: Set<number>; minLog: number; prevLog: numbe
  */
 export function liveFiles(manifest: Uint8Array): LiveFiles {
   const tables = new Set<string>();
-  let minLog = 0, prevLog = 0;
+  let minLog = 0,
+    prevLog = 0;
   for (const edit of logRecords(manifest)) {
     const c = new Cursor(edit);
-    const skipBytes = () => { const n = c.varint(); c.at += n; };
+    const skipBytes = () => {
+      const n = c.varint();
+      c.at += n;
+    };
     while (c.at < edit.length) {
       const tag = c.varint();
       switch (tag) {
-        case 1: skipBytes(); break; // comparator name
-        case 2: minLog = c.varint(); break;
-        case 3: case 4: c.varint(); break; // next file number, last sequence
-        case 5: c.varint(); skipBytes(); break; // compaction pointer: level, key
-        case 6: { const level = c.varint(); tables.delete(`${level}:${c.varint()}`); break; }
-        case 7: { const level = c.varint(); tables.add(`${level}:${c.varint()}`); c.varint(); skipBytes(); skipBytes(); break; }
-        case 9: prevLog = c.varint(); break;
-        default: throw new Error(`unknown version edit tag ${tag}`);
+        case 1:
+          skipBytes();
+          break; // comparator name
+        case 2:
+          minLog = c.varint();
+          break;
+        case 3:
+        case 4:
+          c.varint();
+          break; // next file number, last sequence
+        case 5:
+          c.varint();
+          skipBytes();
+          break; // compaction pointer: level, key
+        case 6: {
+          const level = c.varint();
+          tables.delete(`${level}:${c.varint()}`);
+          break;
+        }
+        case 7: {
+          const level = c.varint();
+          tables.add(`${level}:${c.varint()}`);
+          c.varint();
+          skipBytes();
+          skipBytes();
+          break;
+        }
+        case 9:
+          prevLog = c.varint();
+          break;
+        default:
+          throw new Error(`unknown version edit tag ${tag}`);
       }
       if (c.at > edit.length) throw new Error('version edit runs past its record');
     }
@@ -225,13 +289,15 @@ export async function checkDatabaseFiles(path: string): Promise<string | null> {
   for (const name of (await readdir(path)).sort()) {
     const m = /^(\d+)\.(ldb|sst|log)$/.exec(name);
     if (!m) continue;
-    const number = Number(m[1]), kind = m[2] === 'log' ? 'log' : 'table';
+    const number = Number(m[1]),
+      kind = m[2] === 'log' ? 'log' : 'table';
     if (kind === 'table') present.add(number);
     if (kind === 'table' ? !live.tables.has(number) : number < live.minLog && number !== live.prevLog) continue;
     const bytes = await readIfThere(join(path, name));
     if (!bytes) continue;
     try {
-      if (kind === 'table') checkTable(bytes); else checkLog(bytes);
+      if (kind === 'table') checkTable(bytes);
+      else checkLog(bytes);
     } catch (e) {
       return `${kind === 'table' ? 'table file' : 'write-ahead log'} ${name}: ${(e as Error).message}`;
     }

@@ -11,11 +11,16 @@ export const HEAD_MARKER_FILE = 'WARTNODE-HEAD';
 
 const SIZE = 4 + 32 + 4;
 
-export interface HeadMark { height: number; hash: Uint8Array }
+export interface HeadMark {
+  height: number;
+  hash: Uint8Array;
+}
 
 export class HeadMarker {
   private readonly path: string;
-  constructor(dbPath: string) { this.path = join(dbPath, HEAD_MARKER_FILE); }
+  constructor(dbPath: string) {
+    this.path = join(dbPath, HEAD_MARKER_FILE);
+  }
 
   /** The mark, null when there is none, 'unreadable' when the file is not one this node wrote. */
   read(): HeadMark | null | 'unreadable' {

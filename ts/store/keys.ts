@@ -115,28 +115,54 @@ export const hashIndexKey = (hash: Uint8Array) => withBytes(PREFIX.hashIndex, ha
 export const accountKey = (id: bigint) => key(PREFIX.account, 8, (v) => v.setBigUint64(0, id));
 export const addressKey = (address: Uint8Array) => withBytes(PREFIX.address, address);
 export const balanceKey = (accountId: bigint, tokenId: bigint) =>
-  key(PREFIX.balance, 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, tokenId); });
+  key(PREFIX.balance, 16, (v) => {
+    v.setBigUint64(0, accountId);
+    v.setBigUint64(8, tokenId);
+  });
 export const historyKey = (id: bigint) => key(PREFIX.history, 8, (v) => v.setBigUint64(0, id));
 export const accountHistoryKey = (accountId: bigint, historyId: bigint) =>
-  key(PREFIX.accountHistory, 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, historyId); });
+  key(PREFIX.accountHistory, 16, (v) => {
+    v.setBigUint64(0, accountId);
+    v.setBigUint64(8, historyId);
+  });
 export const txHashKey = (hash: Uint8Array) => withBytes(PREFIX.txHash, hash);
 export const txIdKey = (pinHeight: number, accountId: bigint, nonceId: number) =>
-  key(PREFIX.txId, 16, (v) => { v.setUint32(0, pinHeight); v.setBigUint64(4, accountId); v.setUint32(12, nonceId); });
+  key(PREFIX.txId, 16, (v) => {
+    v.setUint32(0, pinHeight);
+    v.setBigUint64(4, accountId);
+    v.setUint32(12, nonceId);
+  });
 
 export const holderKey = (tokenId: bigint, accountId: bigint) =>
-  key(PREFIX.holder, 16, (v) => { v.setBigUint64(0, tokenId); v.setBigUint64(8, accountId); });
+  key(PREFIX.holder, 16, (v) => {
+    v.setBigUint64(0, tokenId);
+    v.setBigUint64(8, accountId);
+  });
 export const assetKey = (id: bigint) => key(PREFIX.asset, 8, (v) => v.setBigUint64(0, id));
 export const assetHashKey = (hash: Uint8Array) => withBytes(PREFIX.assetHash, hash);
 export const poolKey = (assetId: bigint) => key(PREFIX.pool, 8, (v) => v.setBigUint64(0, assetId));
 export const orderKey = (id: bigint) => key(PREFIX.order, 8, (v) => v.setBigUint64(0, id));
 export const bookKey = (assetId: bigint, orderId: bigint) =>
-  key(PREFIX.book, 16, (v) => { v.setBigUint64(0, assetId); v.setBigUint64(8, orderId); });
+  key(PREFIX.book, 16, (v) => {
+    v.setBigUint64(0, assetId);
+    v.setBigUint64(8, orderId);
+  });
 export const orderTxKey = (accountId: bigint, pinHeight: number, nonceId: number) =>
-  key(PREFIX.orderTx, 16, (v) => { v.setBigUint64(0, accountId); v.setUint32(8, pinHeight); v.setUint32(12, nonceId); });
+  key(PREFIX.orderTx, 16, (v) => {
+    v.setBigUint64(0, accountId);
+    v.setUint32(8, pinHeight);
+    v.setUint32(12, nonceId);
+  });
 export const accountOrderKey = (accountId: bigint, orderId: bigint) =>
-  key(PREFIX.accountOrder, 16, (v) => { v.setBigUint64(0, accountId); v.setBigUint64(8, orderId); });
+  key(PREFIX.accountOrder, 16, (v) => {
+    v.setBigUint64(0, accountId);
+    v.setBigUint64(8, orderId);
+  });
 export const tradeKey = (assetId: bigint, height: number) =>
-  key(PREFIX.trade, 12, (v) => { v.setBigUint64(0, assetId); v.setUint32(8, height); });
+  key(PREFIX.trade, 12, (v) => {
+    v.setBigUint64(0, assetId);
+    v.setUint32(8, height);
+  });
 
 const utf8 = new TextEncoder();
 export const peerAddressKey = (address: string) => withBytes(PREFIX.peerAddress, utf8.encode(address));
@@ -166,7 +192,15 @@ export function prefixRange(prefix: Prefix): { gte: Uint8Array; lt: Uint8Array }
   return { gte: Uint8Array.of(c), lt: Uint8Array.of(c + 1) };
 }
 
-export const u32Value = (n: number) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n); return b; };
-export const u64Value = (n: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, n); return b; };
+export const u32Value = (n: number) => {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setUint32(0, n);
+  return b;
+};
+export const u64Value = (n: bigint) => {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, n);
+  return b;
+};
 export const readU32 = (b: Uint8Array, at = 0) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(at);
 export const readU64 = (b: Uint8Array, at = 0) => new DataView(b.buffer, b.byteOffset, b.byteLength).getBigUint64(at);

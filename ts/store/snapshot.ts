@@ -15,7 +15,9 @@ export function snapshotDb(db: Db, snapshot: Snapshot): Db {
     keys: (o?: object) => db.keys(at(o)),
     values: (o?: object) => db.values(at(o)),
   };
-  const refused = () => { throw new Error('a snapshot of the database is read-only'); };
+  const refused = () => {
+    throw new Error('a snapshot of the database is read-only');
+  };
   return new Proxy(db, {
     get(target, prop) {
       if (typeof prop === 'string' && prop in reads) return reads[prop];

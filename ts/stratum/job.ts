@@ -34,13 +34,24 @@ export function jobOf(template: BlockTemplate): Job {
 export function notifyParams(job: Job): [string, string, string, string, string, string, boolean] {
   const h = job.template.header;
   return [
-    job.id, job.prevHash, toHex(job.template.merklePrefix), toHex(h.subarray(VERSION, VERSION + 4)),
-    toHex(h.subarray(TARGET, TARGET + 4)), toHex(h.subarray(TIME, TIME + 4)), true,
+    job.id,
+    job.prevHash,
+    toHex(job.template.merklePrefix),
+    toHex(h.subarray(VERSION, VERSION + 4)),
+    toHex(h.subarray(TARGET, TARGET + 4)),
+    toHex(h.subarray(TIME, TIME + 4)),
+    true,
   ];
 }
 
 /** The header and body of `job` completed by a miner's solution. */
-export function completeBlock(job: Job, extranonce1: Uint8Array, extranonce2: Uint8Array, ntime: Uint8Array, nonce: Uint8Array): { header: Uint8Array; body: Uint8Array } {
+export function completeBlock(
+  job: Job,
+  extranonce1: Uint8Array,
+  extranonce2: Uint8Array,
+  ntime: Uint8Array,
+  nonce: Uint8Array,
+): { header: Uint8Array; body: Uint8Array } {
   const body = job.template.body.slice();
   body.set(extranonce1, 0);
   body.set(extranonce2, EXTRANONCE1_BYTES);
@@ -59,7 +70,14 @@ export function merkleRootOf(merklePrefix: Uint8Array, extraNonce: Uint8Array): 
 }
 
 /** The 80-byte header a miner hashes (clients.md §7): prevHash ‖ nbits ‖ merkleroot ‖ version ‖ ntime ‖ nonce. */
-export function minerHeader(prevHash: Uint8Array, nbits: Uint8Array, merkleRoot: Uint8Array, version: Uint8Array, ntime: Uint8Array, nonce: number): Uint8Array {
+export function minerHeader(
+  prevHash: Uint8Array,
+  nbits: Uint8Array,
+  merkleRoot: Uint8Array,
+  version: Uint8Array,
+  ntime: Uint8Array,
+  nonce: number,
+): Uint8Array {
   const h = new Uint8Array(80);
   h.set(prevHash, 0);
   h.set(nbits, TARGET);

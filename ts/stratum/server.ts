@@ -51,7 +51,10 @@ class Connection {
   private buffer = '';
   address: string | null = null;
   worker = '';
-  constructor(readonly socket: Socket, readonly extranonce1: Uint8Array) {}
+  constructor(
+    readonly socket: Socket,
+    readonly extranonce1: Uint8Array,
+  ) {}
 
   send(msg: unknown): void {
     if (!this.socket.destroyed) this.socket.write(JSON.stringify(msg) + '\n');
@@ -76,8 +79,13 @@ export class StratumServer {
   private seenMempool = -1;
   private readonly timer: NodeJS.Timeout;
 
-  private constructor(private readonly src: StratumSource, readonly server: Server) {
-    src.chain.onSettled(async () => { setImmediate(() => this.refresh('block')); });
+  private constructor(
+    private readonly src: StratumSource,
+    readonly server: Server,
+  ) {
+    src.chain.onSettled(async () => {
+      setImmediate(() => this.refresh('block'));
+    });
     this.timer = setInterval(() => {
       if (this.miners.size && src.mempoolVersion() !== this.seenMempool) this.refresh('mempool');
     }, TEMPLATE_POLL_MS);
@@ -150,7 +158,11 @@ export class StratumServer {
 
   private async handle(c: Connection, line: string): Promise<void> {
     let msg: { id?: unknown; method?: unknown; params?: unknown };
-    try { msg = JSON.parse(line); } catch { return void c.socket.destroy(); }
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return void c.socket.destroy();
+    }
     if (typeof msg !== 'object' || msg === null || !Number.isInteger(msg.id)) return void c.socket.destroy();
     const id = msg.id as number;
     const params = msg.params;

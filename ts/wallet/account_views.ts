@@ -61,14 +61,15 @@ async function tokensInHistory(node: NodeClient, address: string): Promise<Set<s
 
 function balanceLine(name: string, b: { total: Amount; locked: Amount; mempool: Amount }, spec?: string): string {
   const extra = [b.locked.str !== '0' ? `locked in orders ${b.locked.str}` : '', b.mempool.str !== '0' ? `pending ${b.mempool.str}` : '']
-    .filter(Boolean).join(', ');
+    .filter(Boolean)
+    .join(', ');
   return `${name.padEnd(6)} ${b.total.str.padStart(24)}${spec ? '  ' + spec : ''}${extra ? `  (${extra})` : ''}`;
 }
 
 export async function balanceLines(node: NodeClient, address: string): Promise<string[]> {
   const coin = await node.get<{ coin: { total: Amount; locked: Amount; mempool: Amount } }>(`/account/${address}/coin_balance`);
   const lines = [`address ${address}`, balanceLine('WART', coin.coin)];
-  for (const spec of [...await tokensInHistory(node, address)].sort()) {
+  for (const spec of [...(await tokensInHistory(node, address))].sort()) {
     if (spec === COIN_SPEC) continue;
     const { balance, token } = await tokenBalance(node, address, spec);
     if (BigInt(balance.total.u64) === 0n && BigInt(balance.mempool.u64) === 0n) continue;
@@ -85,13 +86,17 @@ function priceText(limit: { hex: string }, decimals: number): string {
 
 /** One line per history entry: height, history id, type, what happened, transaction hash. */
 function describe(type: string, e: Entry, me: string, canceled: Set<string>): string {
-  const t = e.transaction, d = t.data, p = t.processed;
+  const t = e.transaction,
+    d = t.data,
+    p = t.processed;
   const outgoing = t.signedCommon !== undefined && t.signedCommon.originAddress === me;
   const fee = t.signedCommon && outgoing ? `, fee ${t.signedCommon.fee.str}` : '';
   const lp = (a: { name: string }) => `${a.name}-LP`;
   switch (type) {
-    case 'reward': return `mining reward ${d.amount.str} WART`;
-    case 'coinTransfer': return outgoing ? `sent ${d.amount.str} WART to ${d.toAddress}${fee}` : `received ${d.amount.str} WART from ${t.signedCommon!.originAddress}`;
+    case 'reward':
+      return `mining reward ${d.amount.str} WART`;
+    case 'coinTransfer':
+      return outgoing ? `sent ${d.amount.str} WART to ${d.toAddress}${fee}` : `received ${d.amount.str} WART from ${t.signedCommon!.originAddress}`;
     case 'tokenTransfer': {
       const name = d.isLiquidity ? lp(d.asset) : d.asset.name;
       return outgoing ? `sent ${d.amount.str} ${name} to ${d.toAddress}${fee}` : `received ${d.amount.str} ${name} from ${t.signedCommon!.originAddress}`;
@@ -101,15 +106,18 @@ function describe(type: string, e: Entry, me: string, canceled: Set<string>): st
       const state = !p ? '' : p.remaining.str !== '0' ? `, open ${p.remaining.str}` : canceled.has(t.hash) ? ', canceled' : ', closed (filled or canceled)';
       return `${d.buy ? 'buy' : 'sell'} order: ${d.amount.str} ${d.buy ? 'WART' : d.baseAsset.name} at ${priceText(d.limit, d.baseAsset.decimals)} WART/${d.baseAsset.name}${state}${fee}`;
     }
-    case 'match': return `trade in ${d.baseAsset.name}: ${d.buySwaps.length} buy and ${d.sellSwaps.length} sell fills`;
+    case 'match':
+      return `trade in ${d.baseAsset.name}: ${d.buySwaps.length} buy and ${d.sellSwaps.length} sell fills`;
     case 'liquidityDeposit':
       return `deposited ${d.deposited.base.str} ${d.baseAsset.name} and ${d.deposited.quote.str} WART${p ? ` for ${p.sharesReceived.str} ${lp(d.baseAsset)}` : ''}${fee}`;
     case 'liquidityWithdrawal':
       return `withdrew ${d.sharesRedeemed.str} ${lp(d.baseAsset)}${p ? ` for ${p.received.base.str} ${d.baseAsset.name} and ${p.received.quote.str} WART` : ''}${fee}`;
     case 'cancelation':
       return `cancel of (pin ${d.cancelTxid.pinHeight}, nonce ${d.cancelTxid.nonceId})${p ? (p.canceledTxHash ? `: canceled ${p.canceledTxHash}` : ': nothing to cancel') : ''}${fee}`;
-    case 'assetCreation': return `created asset ${d.name}, supply ${d.supply.str}${p ? `, id ${p.assetId}` : ''}${fee}`;
-    default: return type;
+    case 'assetCreation':
+      return `created asset ${d.name}, supply ${d.supply.str}${p ? `, id ${p.assetId}` : ''}${fee}`;
+    default:
+      return type;
   }
 }
 
@@ -125,17 +133,23 @@ type MempoolEntry = { type: string; transaction: Entry['transaction'] & { data: 
  */
 export async function historyText(node: NodeClient, me: string, before?: string): Promise<string[]> {
   const page = await historyPage(node, me, before);
-  const pending = before !== undefined ? [] : (await node.get<MempoolEntry[]>('/transaction/mempool'))
-    .filter((m) => m.transaction.signedCommon?.originAddress === me || m.transaction.data.toAddress === me);
+  const pending =
+    before !== undefined
+      ? []
+      : (await node.get<MempoolEntry[]>('/transaction/mempool')).filter(
+          (m) => m.transaction.signedCommon?.originAddress === me || m.transaction.data.toAddress === me,
+        );
   const mined = entries(page);
   if (mined.length === 0 && pending.length === 0) return [before === undefined ? 'no history' : `no entries before id ${before}`];
   const canceled = new Set(mined.map(({ e }) => e.transaction.processed?.canceledTxHash).filter(Boolean));
   const lines = [HEADER];
-  for (const m of pending) lines.push(line('pending', '-', m.type, describe(m.type, { historyId: 0, transaction: m.transaction }, me, canceled), m.transaction.hash));
+  for (const m of pending)
+    lines.push(line('pending', '-', m.type, describe(m.type, { historyId: 0, transaction: m.transaction }, me, canceled), m.transaction.hash));
   for (const { type, height, e } of mined) lines.push(line(String(height), String(e.historyId), type, describe(type, e, me, canceled), e.transaction.hash));
   // Ids are global: a fromId above 1 says nothing about this account's older entries, so ask.
   const fromId = String(page.fromId);
-  if (mined.length > 0 && BigInt(fromId) > 1n && (await historyPage(node, me, fromId)).perBlock.length > 0) lines.push(`older entries: history --before ${fromId}`);
+  if (mined.length > 0 && BigInt(fromId) > 1n && (await historyPage(node, me, fromId)).perBlock.length > 0)
+    lines.push(`older entries: history --before ${fromId}`);
   return lines;
 }
 
@@ -146,11 +160,16 @@ export async function orderLines(node: NodeClient, address: string): Promise<str
   const markets = await node.get<MarketOrders[]>(`/account/${address}/open_orders`);
   const lines: string[] = [];
   for (const m of markets) {
-    const sides: [string, string, Order[]][] = [['buy', 'WART', m.coinToAssetSwaps], ['sell', m.baseAsset.name, m.assetToCoinSwaps]];
+    const sides: [string, string, Order[]][] = [
+      ['buy', 'WART', m.coinToAssetSwaps],
+      ['sell', m.baseAsset.name, m.assetToCoinSwaps],
+    ];
     for (const [side, unit, orders] of sides) {
       for (const o of orders) {
-        lines.push(`${side.padEnd(4)} ${m.baseAsset.name.padEnd(5)} ${o.amount.str} ${unit} at ${priceText(o.limit, m.baseAsset.decimals)} WART/${m.baseAsset.name}, ` +
-          `filled ${o.filled.str}${o.inMempool ? ' (in mempool)' : ''}  ${o.txHash}`);
+        lines.push(
+          `${side.padEnd(4)} ${m.baseAsset.name.padEnd(5)} ${o.amount.str} ${unit} at ${priceText(o.limit, m.baseAsset.decimals)} WART/${m.baseAsset.name}, ` +
+            `filled ${o.filled.str}${o.inMempool ? ' (in mempool)' : ''}  ${o.txHash}`,
+        );
       }
     }
   }

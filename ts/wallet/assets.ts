@@ -6,10 +6,20 @@ import { isAssetName } from './inputs.js';
 import type { NodeClient } from './node_client.js';
 
 /** The interface's AssetRef (http-api.md "Value types"). */
-export interface AssetRef { hash: string; id: number; name: string; decimals: number }
+export interface AssetRef {
+  hash: string;
+  id: number;
+  name: string;
+  decimals: number;
+}
 
 /** A token as the balance route describes it. */
-export interface TokenRef { id: number; spec: string; name: string; decimals: number }
+export interface TokenRef {
+  id: number;
+  spec: string;
+  name: string;
+  decimals: number;
+}
 
 export async function resolveAsset(node: NodeClient, text: string): Promise<AssetRef> {
   if (/^[0-9a-fA-F]{64}$/.test(text) || /^\d{1,19}$/.test(text)) return node.get<AssetRef>(`/asset/lookup/${text}`);
@@ -33,5 +43,6 @@ export async function resolveTokenSpec(node: NodeClient, text: string): Promise<
 /** The token (its decimals and name) and `address`'s balance of it. */
 export function tokenBalance(node: NodeClient, address: string, spec: string) {
   return node.get<{ balance: Record<'locked' | 'mempool' | 'total', { str: string; u64: number | bigint }>; token: TokenRef }>(
-    `/account/${address}/balance/${spec}`);
+    `/account/${address}/balance/${spec}`,
+  );
 }

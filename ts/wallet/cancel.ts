@@ -20,12 +20,16 @@ export async function cancelableOrder(node: NodeClient, me: string, hash: string
   }
   const c = t.transaction.signedCommon;
   if (!c || c.originAddress !== me) {
-    throw new WalletError(`${hash} was ${c ? `sent by ${c.originAddress}` : `a ${t.type} nobody signed`}, not by this wallet: only its own open orders can be canceled`);
+    throw new WalletError(
+      `${hash} was ${c ? `sent by ${c.originAddress}` : `a ${t.type} nobody signed`}, not by this wallet: only its own open orders can be canceled`,
+    );
   }
-  if (t.type !== 'limitSwap') throw new WalletError(`${hash} is a ${t.type}, not a limit order: only open orders can be canceled (a sent transaction cannot be taken back)`);
+  if (t.type !== 'limitSwap')
+    throw new WalletError(`${hash} is a ${t.type}, not a limit order: only open orders can be canceled (a sent transaction cannot be taken back)`);
   const orders = (await node.get<OpenOrders>(`/account/${me}/open_orders`)).flatMap((m) => [...m.coinToAssetSwaps, ...m.assetToCoinSwaps]);
   const open = orders.find((o) => o.txHash === hash);
   if (!open) throw new WalletError(`order ${hash} is not open any more (filled or canceled: see 'history')`);
-  if (open.inMempool || t.mined === null) throw new WalletError(`order ${hash} is still in the mempool: cancel it once a block holds it (it may fill completely in that block)`);
+  if (open.inMempool || t.mined === null)
+    throw new WalletError(`order ${hash} is still in the mempool: cancel it once a block holds it (it may fill completely in that block)`);
   return { pinHeight: c.pinHeight, nonceId: c.nonceId };
 }

@@ -9,7 +9,12 @@ import { fee16Decode, fee16Encode } from '../kernel/fee16.js';
 import { parsePrice, type Price } from '../kernel/price.js';
 
 export function addressArg(text: string): Uint8Array {
-  return parseAddress(text) ?? (() => { throw new WalletError(`'${text}' is not an address (48 hex chars with a valid checksum)`); })();
+  return (
+    parseAddress(text) ??
+    (() => {
+      throw new WalletError(`'${text}' is not an address (48 hex chars with a valid checksum)`);
+    })()
+  );
 }
 
 /** A positive amount with at most `decimals` fractional digits, in smallest units. */
@@ -30,7 +35,12 @@ export function feeArg(text: string): { feeCode: number; feeE8: bigint } {
 }
 
 export function hashArg(text: string, what: string): Uint8Array {
-  return fromHexExact(text, 32) ?? (() => { throw new WalletError(`${what} '${text}' is not 64 hex chars`); })();
+  return (
+    fromHexExact(text, 32) ??
+    (() => {
+      throw new WalletError(`${what} '${text}' is not 64 hex chars`);
+    })()
+  );
 }
 
 /**

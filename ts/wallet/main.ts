@@ -31,7 +31,11 @@ const DEFAULT_WAIT_SECONDS = 600;
 const OPTIONS: OptionSpec[] = [
   { name: 'node', value: 'URL', help: `the node's HTTP endpoint (default ${DEFAULT_NODE})` },
   { name: 'wallet', value: 'FILE', help: 'the wallet file (default ~/.wartnode/wallet.json), created with mode 0600' },
-  { name: 'passphrase-file', value: 'FILE', help: `the passphrase is the file's first line; otherwise ${PASSPHRASE_ENV},\notherwise the wallet asks in a terminal. create/restore encrypt the key\n(scrypt + AES-256-GCM) when a passphrase is given this way` },
+  {
+    name: 'passphrase-file',
+    value: 'FILE',
+    help: `the passphrase is the file's first line; otherwise ${PASSPHRASE_ENV},\notherwise the wallet asks in a terminal. create/restore encrypt the key\n(scrypt + AES-256-GCM) when a passphrase is given this way`,
+  },
   { name: 'encrypt', help: 'create/restore: ask for a passphrase in the terminal' },
   { name: 'fee', value: 'AMOUNT', help: "transaction fee in WART (default: the node's minimum), rounded up to the fee grid" },
   { name: 'wait', help: 'wait until the transaction is in a block (at most --timeout seconds)' },
@@ -71,7 +75,6 @@ Options:
 ${optionsHelp(OPTIONS)}
 `;
 
-
 function out(line: string): void {
   process.stdout.write(line + '\n');
 }
@@ -80,11 +83,23 @@ async function run(argv: string[]): Promise<void> {
   const { values, words } = parseOptions(argv, OPTIONS);
   const text = (name: string) => values.get(name) as string | undefined;
   const o = {
-    node: text('node'), wallet: text('wallet'), 'passphrase-file': text('passphrase-file'), encrypt: values.has('encrypt'),
-    fee: text('fee'), wait: values.has('wait'), timeout: text('timeout'), before: text('before'),
+    node: text('node'),
+    wallet: text('wallet'),
+    'passphrase-file': text('passphrase-file'),
+    encrypt: values.has('encrypt'),
+    fee: text('fee'),
+    wait: values.has('wait'),
+    timeout: text('timeout'),
+    before: text('before'),
   };
-  if (values.has('help')) { process.stdout.write(USAGE); return; }
-  if (values.has('version')) { out(`wartnode-wallet ${NODE_VERSION} (commit ${COMMIT})`); return; }
+  if (values.has('help')) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (values.has('version')) {
+    out(`wartnode-wallet ${NODE_VERSION} (commit ${COMMIT})`);
+    return;
+  }
   if (words.length === 0) throw new UsageError('no command given', USAGE);
 
   const walletPath = o.wallet ?? DEFAULT_WALLET;
@@ -119,7 +134,7 @@ async function run(argv: string[]): Promise<void> {
   const send = async (payload: () => Promise<TransactionPayload>): Promise<void> => {
     const p = await payload();
     const n = node();
-    const txFee = fee ?? await minimumFee(n);
+    const txFee = fee ?? (await minimumFee(n));
     await checkFunds(n, (await readWalletFile(walletPath)).address, p, txFee.feeE8);
     const sk = await unlock();
     await submit(n, sk, p, { fee: txFee, waitSeconds, print: out, warn: (line) => process.stderr.write(`wartnode-wallet: warning: ${line}\n`) });
@@ -128,18 +143,25 @@ async function run(argv: string[]): Promise<void> {
     const passphrase = await newPassphrase(passphraseSrc, o.encrypt === true);
     const address = await createWalletFile(walletPath, sk, passphrase);
     out(address);
-    process.stderr.write(`wallet written to ${walletPath}${passphrase === null ? ' (the key is NOT encrypted: give --passphrase-file or --encrypt to encrypt it)' : ' (the key is encrypted)'}\n`);
+    process.stderr.write(
+      `wallet written to ${walletPath}${passphrase === null ? ' (the key is NOT encrypted: give --passphrase-file or --encrypt to encrypt it)' : ' (the key is encrypted)'}\n`,
+    );
   };
 
   switch (cmd) {
-    case 'create': args(0, ''); return store(randomPrivateKey());
+    case 'create':
+      args(0, '');
+      return store(randomPrivateKey());
     case 'restore': {
       const [hex] = args(1, 'a private key (64 hex chars)');
       const sk = fromHexExact(hex, 32);
       if (!sk || !isValidPrivateKey(sk)) throw new WalletError('a private key is 64 hex chars of a valid secp256k1 key');
       return store(sk);
     }
-    case 'address': args(0, ''); out((await readWalletFile(walletPath)).address); return;
+    case 'address':
+      args(0, '');
+      out((await readWalletFile(walletPath)).address);
+      return;
     case 'show': {
       args(0, '');
       const w = await readWalletFile(walletPath);
@@ -149,14 +171,22 @@ async function run(argv: string[]): Promise<void> {
       out(`private key ${toHex(sk)}`);
       return;
     }
-    case 'balance': { const a = await accountOf(); (await balanceLines(node(), a)).forEach(out); return; }
+    case 'balance': {
+      const a = await accountOf();
+      (await balanceLines(node(), a)).forEach(out);
+      return;
+    }
     case 'history': {
       const a = await accountOf();
       const before = o.before === undefined ? undefined : String(uintArg(o.before, '--before'));
       (await historyText(node(), a, before)).forEach(out);
       return;
     }
-    case 'orders': { const a = await accountOf(); (await orderLines(node(), a)).forEach(out); return; }
+    case 'orders': {
+      const a = await accountOf();
+      (await orderLines(node(), a)).forEach(out);
+      return;
+    }
     case 'send': {
       const [to, amount] = args(2, '<address> <amount>');
       return send(async () => ({ type: 'coinTransfer', toAddress: addressArg(to), amount: coinArg(amount, 'amount') }));
@@ -169,7 +199,13 @@ async function run(argv: string[]): Promise<void> {
         const t = await resolveTokenSpec(n, token);
         const me = (await readWalletFile(walletPath)).address;
         const { token: info } = await tokenBalance(n, me, t.spec);
-        return { type: 'tokenTransfer', assetHash: hashArg(t.hash, 'asset hash'), isLiquidity: t.isLiquidity, toAddress, amount: amountArg(amount, info.decimals, 'amount') };
+        return {
+          type: 'tokenTransfer',
+          assetHash: hashArg(t.hash, 'asset hash'),
+          isLiquidity: t.isLiquidity,
+          toAddress,
+          amount: amountArg(amount, info.decimals, 'amount'),
+        };
       });
     }
     case 'asset': {
@@ -181,14 +217,17 @@ async function run(argv: string[]): Promise<void> {
         return { type: 'assetCreation', name: assetNameBytes(name), precision, supply: amountArg(supply, precision, 'supply') };
       });
     }
-    case 'buy': case 'sell': {
+    case 'buy':
+    case 'sell': {
       const [assetText, amount, priceText] = args(3, '<asset> <amount> <price>');
       const isBuy = cmd === 'buy';
       return send(async () => {
         const a = await resolveAsset(node(), assetText);
         const amountU = amountArg(amount, isBuy ? COIN_DECIMALS : a.decimals, 'amount');
         const limit = priceArg(priceText, a.decimals, isBuy);
-        process.stderr.write(`limit price ${priceDecimal(limit, a.decimals)} WART/${a.name} (${limit.hex}; the price grid's ${isBuy ? 'highest at or below' : 'lowest at or above'} ${priceText})\n`);
+        process.stderr.write(
+          `limit price ${priceDecimal(limit, a.decimals)} WART/${a.name} (${limit.hex}; the price grid's ${isBuy ? 'highest at or below' : 'lowest at or above'} ${priceText})\n`,
+        );
         return { type: 'limitSwap', assetHash: hashArg(a.hash, 'asset hash'), isBuy, amount: amountU, limit: priceToBytes(limit) };
       });
     }
@@ -205,25 +244,31 @@ async function run(argv: string[]): Promise<void> {
         const n = node();
         const a = await resolveAsset(n, more[0]);
         const assetHash = hashArg(a.hash, 'asset hash');
-        if (sub === 'deposit') return { type: 'liquidityDeposit', assetHash, base: amountArg(more[1], a.decimals, 'base amount'), quote: coinArg(more[2], 'coin amount') };
+        if (sub === 'deposit')
+          return { type: 'liquidityDeposit', assetHash, base: amountArg(more[1], a.decimals, 'base amount'), quote: coinArg(more[2], 'coin amount') };
         const { token: shares } = await tokenBalance(n, (await readWalletFile(walletPath)).address, `liquidity:${a.hash}`);
         return { type: 'liquidityWithdrawal', assetHash, shares: amountArg(more[1], shares.decimals, 'shares') };
       });
     }
-    default: throw new UsageError(`unknown command '${cmd}'`);
+    default:
+      throw new UsageError(`unknown command '${cmd}'`);
   }
 }
 
 await initKernel();
-run(process.argv.slice(2)).then(() => process.exit(0), (e) => {
-  const say = (line: string) => process.stderr.write(`wartnode-wallet: ${line}\n`);
-  if (e instanceof UsageError) {
-    say(e.message);
-    process.stderr.write(e.help ?? "Try 'wartnode-wallet --help'.\n");
-    process.exit(2);
-  }
-  if (e instanceof NodeRefusal || e instanceof WalletError) say(e.message);
-  else if (e instanceof NodeError) say(e.message); // a check of core's (a codec's range), told as is
-  else say((e as Error)?.stack ?? String(e));
-  process.exit(1);
-});
+run(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (e) => {
+    const say = (line: string) => process.stderr.write(`wartnode-wallet: ${line}\n`);
+    if (e instanceof UsageError) {
+      say(e.message);
+      process.stderr.write(e.help ?? "Try 'wartnode-wallet --help'.\n");
+      process.exit(2);
+    }
+    if (e instanceof NodeRefusal || e instanceof WalletError) say(e.message);
+    else if (e instanceof NodeError)
+      say(e.message); // a check of core's (a codec's range), told as is
+    else say((e as Error)?.stack ?? String(e));
+    process.exit(1);
+  },
+);

@@ -6,7 +6,11 @@ import { readJson } from '../core/json.js';
 
 /** The node answered with an error envelope. */
 export class NodeRefusal extends Error {
-  constructor(readonly code: number, readonly text: string, readonly route: string) {
+  constructor(
+    readonly code: number,
+    readonly text: string,
+    readonly route: string,
+  ) {
     super(`the node refused ${route}: error ${code}: ${text}`);
   }
 }
@@ -19,7 +23,11 @@ export class NodeClient {
 
   constructor(url: string) {
     let u: URL;
-    try { u = new URL(url); } catch { throw new WalletError(`--node '${url}' is not a URL (example: http://127.0.0.1:3000)`); }
+    try {
+      u = new URL(url);
+    } catch {
+      throw new WalletError(`--node '${url}' is not a URL (example: http://127.0.0.1:3000)`);
+    }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new WalletError(`--node '${url}' must be an http:// URL`);
     this.base = url.replace(/\/+$/, '');
   }
@@ -38,18 +46,26 @@ export class NodeClient {
     let text: string;
     try {
       const res = await fetch(this.base + path, {
-        method, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        method,
+        body,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
       });
       text = await res.text();
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? (e as Error).message;
-      throw new WalletError(`cannot reach the node at ${this.base} (${why}). Is a node running there? ` +
-        'Start one with `wartnode` (or `node dist/node.mjs --regtest`), or give its address with --node http://IP:PORT');
+      throw new WalletError(
+        `cannot reach the node at ${this.base} (${why}). Is a node running there? ` +
+          'Start one with `wartnode` (or `node dist/node.mjs --regtest`), or give its address with --node http://IP:PORT',
+      );
     }
     let reply: any;
-    try { reply = readJson(text); } catch { reply = null; }
+    try {
+      reply = readJson(text);
+    } catch {
+      reply = null;
+    }
     if (typeof reply !== 'object' || reply === null || typeof reply.code !== 'number') {
       throw new WalletError(`${this.base} answered ${route} with something that is not a node's JSON reply: ${text.slice(0, 200)}`);
     }

@@ -35,13 +35,17 @@ function prompt(question: string): Promise<string> {
   });
 }
 
-export interface PassphraseSource { file?: string }
+export interface PassphraseSource {
+  file?: string;
+}
 
 /** The passphrase from the file or the environment; null when neither gives one. */
 async function given(src: PassphraseSource): Promise<string | null> {
   if (src.file !== undefined) {
     let text: string;
-    try { text = await readFile(src.file, 'utf8'); } catch (e) {
+    try {
+      text = await readFile(src.file, 'utf8');
+    } catch (e) {
       throw new WalletError(`cannot read the passphrase file ${src.file}: ${(e as Error).message}`);
     }
     const line = text.split(/\r?\n/)[0];
@@ -67,6 +71,6 @@ export async function newPassphrase(src: PassphraseSource, ask: boolean): Promis
   if (!process.stdin.isTTY) throw new WalletError(`--encrypt needs a terminal to ask, or --passphrase-file FILE, or ${PASSPHRASE_ENV}`);
   const a = await prompt('New wallet passphrase: ');
   if (a === '') throw new WalletError('the passphrase must not be empty');
-  if (a !== await prompt('Repeat the passphrase: ')) throw new WalletError('the two passphrases differ');
+  if (a !== (await prompt('Repeat the passphrase: '))) throw new WalletError('the two passphrases differ');
   return a;
 }

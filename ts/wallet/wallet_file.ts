@@ -17,9 +17,25 @@ const SCRYPT = { N: 1 << 15, r: 8, p: 1 };
 /** Refuse parameters a crafted file could use to exhaust memory or time. */
 const SCRYPT_MAX = { N: 1 << 20, r: 16, p: 4 };
 
-interface Sealed { kdf: 'scrypt'; N: number; r: number; p: number; salt: string; cipher: 'aes-256-gcm'; iv: string; tag: string; ciphertext: string }
+interface Sealed {
+  kdf: 'scrypt';
+  N: number;
+  r: number;
+  p: number;
+  salt: string;
+  cipher: 'aes-256-gcm';
+  iv: string;
+  tag: string;
+  ciphertext: string;
+}
 
-interface FileJson { format: string; version: number; address: string; privateKey?: string; encrypted?: Sealed }
+interface FileJson {
+  format: string;
+  version: number;
+  address: string;
+  privateKey?: string;
+  encrypted?: Sealed;
+}
 
 export interface WalletFile {
   path: string;
@@ -29,11 +45,14 @@ export interface WalletFile {
   unlock(passphrase: string | null): Promise<Uint8Array>;
 }
 
-const bad = (path: string, why: string): never => { throw new WalletError(`wallet file ${path}: ${why}`); };
+const bad = (path: string, why: string): never => {
+  throw new WalletError(`wallet file ${path}: ${why}`);
+};
 
 function deriveKey(passphrase: string, salt: Uint8Array, s: { N: number; r: number; p: number }): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(passphrase.normalize('NFC'), salt, 32,
-    { N: s.N, r: s.r, p: s.p, maxmem: 256 * s.N * s.r }, (e, k) => e ? reject(e) : resolve(k)));
+  return new Promise((resolve, reject) =>
+    scrypt(passphrase.normalize('NFC'), salt, 32, { N: s.N, r: s.r, p: s.p, maxmem: 256 * s.N * s.r }, (e, k) => (e ? reject(e) : resolve(k))),
+  );
 }
 
 const aad = (address: string) => Buffer.from(`${FORMAT}:${VERSION}:${address}`);
@@ -48,10 +67,21 @@ async function seal(sk: Uint8Array, address: string, passphrase: string): Promis
 }
 
 async function open(path: string, s: Sealed, address: string, passphrase: string): Promise<Uint8Array> {
-  const ok = s.kdf === 'scrypt' && s.cipher === 'aes-256-gcm' && [s.N, s.r, s.p].every(Number.isSafeInteger)
-    && s.N > 1 && (s.N & (s.N - 1)) === 0 && s.N <= SCRYPT_MAX.N && s.r >= 1 && s.r <= SCRYPT_MAX.r && s.p >= 1 && s.p <= SCRYPT_MAX.p;
-  const salt = fromHexExact(String(s.salt), 16), iv = fromHexExact(String(s.iv), 12);
-  const tag = fromHexExact(String(s.tag), 16), ct = fromHexExact(String(s.ciphertext), 32);
+  const ok =
+    s.kdf === 'scrypt' &&
+    s.cipher === 'aes-256-gcm' &&
+    [s.N, s.r, s.p].every(Number.isSafeInteger) &&
+    s.N > 1 &&
+    (s.N & (s.N - 1)) === 0 &&
+    s.N <= SCRYPT_MAX.N &&
+    s.r >= 1 &&
+    s.r <= SCRYPT_MAX.r &&
+    s.p >= 1 &&
+    s.p <= SCRYPT_MAX.p;
+  const salt = fromHexExact(String(s.salt), 16),
+    iv = fromHexExact(String(s.iv), 12);
+  const tag = fromHexExact(String(s.tag), 16),
+    ct = fromHexExact(String(s.ciphertext), 32);
   if (!ok || !salt || !iv || !tag || !ct) bad(path, 'unsupported or damaged encryption parameters');
   const d = createDecipheriv('aes-256-gcm', await deriveKey(passphrase, salt!, s), iv!);
   d.setAAD(aad(address));
@@ -67,9 +97,10 @@ async function open(path: string, s: Sealed, address: string, passphrase: string
 export async function createWalletFile(path: string, sk: Uint8Array, passphrase: string | null): Promise<string> {
   if (!isValidPrivateKey(sk)) throw new WalletError('not a valid secp256k1 private key');
   const address = formatAddress(addressOfPrivateKey(sk));
-  const json: FileJson = passphrase === null
-    ? { format: FORMAT, version: VERSION, address, privateKey: toHex(sk) }
-    : { format: FORMAT, version: VERSION, address, encrypted: await seal(sk, address, passphrase) };
+  const json: FileJson =
+    passphrase === null
+      ? { format: FORMAT, version: VERSION, address, privateKey: toHex(sk) }
+      : { format: FORMAT, version: VERSION, address, encrypted: await seal(sk, address, passphrase) };
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   try {
     await writeFile(path, JSON.stringify(json, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
@@ -84,12 +115,19 @@ export async function createWalletFile(path: string, sk: Uint8Array, passphrase:
 
 export async function readWalletFile(path: string): Promise<WalletFile> {
   let text: string;
-  try { text = await readFile(path, 'utf8'); } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new WalletError(`no wallet file at ${path}: run 'create' or 'restore <privkey>' first, or give --wallet FILE`);
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new WalletError(`no wallet file at ${path}: run 'create' or 'restore <privkey>' first, or give --wallet FILE`);
     throw new WalletError(`cannot read ${path}: ${(e as Error).message}`);
   }
   let j: FileJson;
-  try { j = JSON.parse(text); } catch { return bad(path, 'not JSON'); }
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return bad(path, 'not JSON');
+  }
   if (typeof j !== 'object' || j === null || j.format !== FORMAT) bad(path, `not a ${FORMAT} file`);
   if (j.version !== VERSION) bad(path, `version ${j.version} is not supported (this wallet reads version ${VERSION})`);
   if (typeof j.address !== 'string' || !/^[0-9a-f]{48}$/.test(j.address)) bad(path, 'no valid address');
@@ -100,7 +138,9 @@ export async function readWalletFile(path: string): Promise<WalletFile> {
   if (j.encrypted !== undefined) {
     if (typeof j.encrypted !== 'object' || j.encrypted === null) bad(path, 'damaged encryption parameters');
     return {
-      path, address: j.address, encrypted: true,
+      path,
+      address: j.address,
+      encrypted: true,
       unlock: async (passphrase) => {
         if (passphrase === null) {
           throw new WalletError(`${path} is encrypted: give --passphrase-file FILE or set WARTNODE_WALLET_PASSPHRASE (in a terminal the wallet asks)`);

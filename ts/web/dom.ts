@@ -30,7 +30,12 @@ export function frag(...children: Child[]): DocumentFragment {
 
 /** A failed API request: the node's error code (0 when the request itself failed) and text. */
 export class ApiError extends Error {
-  constructor(readonly code: number, message: string) { super(message); }
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -75,7 +80,12 @@ export async function lookup(path: string): Promise<any> {
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  const worker = async () => { while (next < items.length) { const i = next++; out[i] = await fn(items[i]); } };
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
@@ -97,10 +107,8 @@ function hashText(hash: string, whole: boolean): HTMLElement {
 
 export const blockLink = (height: number | bigint | string, text?: Child): HTMLElement =>
   el('a', { href: href.block(String(height)), class: 'block-link' }, text ?? String(height));
-export const blockHashLink = (hash: string, whole = false): HTMLElement =>
-  el('a', { href: href.block(hash), class: 'block-link' }, hashText(hash, whole));
-export const txLink = (hash: string, whole = false): HTMLElement =>
-  el('a', { href: href.tx(hash), class: 'tx-link' }, hashText(hash, whole));
+export const blockHashLink = (hash: string, whole = false): HTMLElement => el('a', { href: href.block(hash), class: 'block-link' }, hashText(hash, whole));
+export const txLink = (hash: string, whole = false): HTMLElement => el('a', { href: href.tx(hash), class: 'tx-link' }, hashText(hash, whole));
 export const addressLink = (address: string, whole = false): HTMLElement =>
   el('a', { href: href.address(address), class: 'address-link' }, hashText(address, whole));
 /** An asset's market, named "DEMO #3" (names are not unique; the id is). */
@@ -117,8 +125,11 @@ export function section(title: Child, ...children: Child[]): HTMLElement {
 
 /** Label–value rows (a definition list; stacks on a phone). */
 export function facts(rows: [string, Child][]): HTMLElement {
-  return el('dl', { class: 'facts' }, rows.filter(([, v]) => v !== undefined && v !== null && v !== false)
-    .map(([k, v]) => el('div', {}, el('dt', {}, k), el('dd', {}, v))));
+  return el(
+    'dl',
+    { class: 'facts' },
+    rows.filter(([, v]) => v !== undefined && v !== null && v !== false).map(([k, v]) => el('div', {}, el('dt', {}, k), el('dd', {}, v))),
+  );
 }
 
 /**
@@ -126,9 +137,34 @@ export function facts(rows: [string, Child][]): HTMLElement {
  * carry their column's name in `data-label`).
  */
 export function table(head: string[], rows: Child[][], attrs: Record<string, string> = {}): HTMLElement {
-  return el('div', { class: 'scroll' }, el('table', { ...attrs, class: `cards ${attrs.class ?? ''}`.trim() },
-    el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
-    el('tbody', {}, rows.map((r) => el('tr', {}, r.map((c, i) => el('td', { 'data-label': head[i] }, c)))))));
+  return el(
+    'div',
+    { class: 'scroll' },
+    el(
+      'table',
+      { ...attrs, class: `cards ${attrs.class ?? ''}`.trim() },
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          head.map((h) => el('th', {}, h)),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        rows.map((r) =>
+          el(
+            'tr',
+            {},
+            r.map((c, i) => el('td', { 'data-label': head[i] }, c)),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 export const note = (...children: Child[]): HTMLElement => el('p', { class: 'note' }, ...children);

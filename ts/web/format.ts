@@ -22,7 +22,8 @@ export function priceStr(p: { hex: string }, decimals: number): string {
 
 /** Numeric order of two grid prices (by their hex: exponent, then mantissa). */
 export function comparePriceHex(a: string, b: string): number {
-  const ea = parseInt(a.slice(4), 16), eb = parseInt(b.slice(4), 16);
+  const ea = parseInt(a.slice(4), 16),
+    eb = parseInt(b.slice(4), 16);
   return ea !== eb ? ea - eb : parseInt(a.slice(0, 4), 16) - parseInt(b.slice(0, 4), 16);
 }
 
@@ -51,7 +52,10 @@ export function decimalStr(text: string, sig = 10): string {
 
 /** A Unix time as "YYYY-MM-DD HH:MM:SS UTC" (the API's Timepoint form). */
 export function utc(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(seconds * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 /** How long ago `seconds` was at `now` (ms): "12 s ago", "5 min ago", "3 h ago", "2 d ago"; "in the future" when ahead. */

@@ -51,15 +51,25 @@ export class HttpFollower {
   status(): LightStatus {
     const h = this.chain.length;
     return {
-      verified: h, verifiedHash: h === 0 ? null : this.chain.hashAt(h), worksum: this.chain.worksum.toString(16),
-      peerLength: this.peerLength, headersPerSecond: this.lastRate, reorgs: [...this.reorgs], error: this.error, connected: this.connected,
+      verified: h,
+      verifiedHash: h === 0 ? null : this.chain.hashAt(h),
+      worksum: this.chain.worksum.toString(16),
+      peerLength: this.peerLength,
+      headersPerSecond: this.lastRate,
+      reorgs: [...this.reorgs],
+      error: this.error,
+      connected: this.connected,
       anchor: this.chain.anchor,
     };
   }
 
-  close(): void { this.stopped = true; }
+  close(): void {
+    this.stopped = true;
+  }
 
-  private changed(): void { this.opts.onStatus?.(this.status()); }
+  private changed(): void {
+    this.opts.onStatus?.(this.status());
+  }
 
   private async run(): Promise<void> {
     while (!this.stopped && !this.error) {
@@ -67,7 +77,11 @@ export class HttpFollower {
         await this.step();
         this.connected = true;
       } catch (e) {
-        if (e instanceof Refused) { this.error = e.message; this.changed(); return; }
+        if (e instanceof Refused) {
+          this.error = e.message;
+          this.changed();
+          return;
+        }
         this.connected = false; // the node is unreachable for now: try again
       }
       this.changed();
@@ -91,7 +105,8 @@ export class HttpFollower {
       const history: Uint8Array[] = [];
       for (let from = anchorStart(c); from <= c.height; from += WINDOW) {
         const to = Math.min(c.height, from + WINDOW - 1);
-        for (const h of await Promise.all(Array.from({ length: to - from + 1 }, (_, i) => this.header(from + i)))) history.push(fromHex(h.raw) ?? new Uint8Array(0));
+        for (const h of await Promise.all(Array.from({ length: to - from + 1 }, (_, i) => this.header(from + i))))
+          history.push(fromHex(h.raw) ?? new Uint8Array(0));
       }
       try {
         this.chain = LightChain.anchored(this.opts.params, c, history);
@@ -101,7 +116,8 @@ export class HttpFollower {
     }
     while (this.chain.length < this.peerLength && !this.stopped) {
       this.started ??= { at: this.clock(), height: this.chain.length };
-      const from = this.chain.length + 1, to = Math.min(this.peerLength, from + WINDOW - 1);
+      const from = this.chain.length + 1,
+        to = Math.min(this.peerLength, from + WINDOW - 1);
       const headers = await Promise.all(Array.from({ length: to - from + 1 }, (_, i) => this.header(from + i)));
       const now = this.now();
       for (const [i, h] of headers.entries()) {

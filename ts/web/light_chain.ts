@@ -38,14 +38,16 @@ export class LightChain implements HeaderChainView {
    */
   static anchored(params: NetworkParams, c: Checkpoint, history: Uint8Array[]): LightChain {
     const from = anchorStart(c);
-    if (history.length !== c.height - from + 1) throw new NodeError('EGRIDMISMATCH', `${history.length} headers before the checkpoint, not ${c.height - from + 1}`);
+    if (history.length !== c.height - from + 1)
+      throw new NodeError('EGRIDMISMATCH', `${history.length} headers before the checkpoint, not ${c.height - from + 1}`);
     if (!equalBytes(history[history.length - 1], c.header)) throw new NodeError('EGRIDMISMATCH', `header ${c.height} is not the checkpoint`);
     const chain = new LightChain(params);
     chain.base = from - 1;
     chain.floor = c.height;
     let hash = c.hash;
     for (let i = history.length - 1; i >= 0; i--) {
-      if (i < history.length - 1 && !equalBytes(blockHash(history[i]), hash)) throw new NodeError('EGRIDMISMATCH', `header ${from + i} is not the parent of ${from + i + 1}`);
+      if (i < history.length - 1 && !equalBytes(blockHash(history[i]), hash))
+        throw new NodeError('EGRIDMISMATCH', `header ${from + i} is not the parent of ${from + i + 1}`);
       const h = parseHeader(history[i]);
       chain.hashes[i] = blockHash(history[i]);
       chain.timestamps[i] = h.timestamp;
@@ -56,14 +58,28 @@ export class LightChain implements HeaderChainView {
     return chain;
   }
 
-  get length(): number { return this.base + this.hashes.length; }
+  get length(): number {
+    return this.base + this.hashes.length;
+  }
   /** The checkpoint height the chain was anchored at, or null when it starts at genesis. */
-  get anchor(): number | null { return this.floor > 0 ? this.floor : null; }
-  get tipHash(): Uint8Array { return this.hashes.length === 0 ? this.params.genesisHash : this.hashes[this.hashes.length - 1]; }
-  get worksum(): bigint { return this.hashes.length === 0 ? 0n : this.worksums[this.hashes.length - 1]; }
-  timestampAt(height: number): number { return this.timestamps[height - 1 - this.base]; }
-  targetAt(height: number): number { return this.targets[height - 1 - this.base]; }
-  hashAt(height: number): string { return toHex(this.hashes[height - 1 - this.base]); }
+  get anchor(): number | null {
+    return this.floor > 0 ? this.floor : null;
+  }
+  get tipHash(): Uint8Array {
+    return this.hashes.length === 0 ? this.params.genesisHash : this.hashes[this.hashes.length - 1];
+  }
+  get worksum(): bigint {
+    return this.hashes.length === 0 ? 0n : this.worksums[this.hashes.length - 1];
+  }
+  timestampAt(height: number): number {
+    return this.timestamps[height - 1 - this.base];
+  }
+  targetAt(height: number): number {
+    return this.targets[height - 1 - this.base];
+  }
+  hashAt(height: number): string {
+    return toHex(this.hashes[height - 1 - this.base]);
+  }
 
   /** Verifies `raw` (80 bytes) as the next header and keeps it; throws the rule's NodeError otherwise. */
   append(raw: Uint8Array, nowSeconds?: number): void {

@@ -87,10 +87,21 @@ export class LightNode {
     this.handshake = new Handshake(opts.network, true, OUR_VERSION, 0);
     const ws = opts.socket;
     ws.binaryType = 'arraybuffer';
-    ws.onopen = () => { this.connected = true; this.write(this.handshake.start()!); this.changed(); };
+    ws.onopen = () => {
+      this.connected = true;
+      this.write(this.handshake.start()!);
+      this.changed();
+    };
     ws.onmessage = (ev) => this.receive(ev.data);
-    ws.onclose = () => { this.connected = false; this.error ??= 'connection closed by the node'; this.changed(); };
-    ws.onerror = () => { this.error ??= 'WebSocket error'; this.changed(); };
+    ws.onclose = () => {
+      this.connected = false;
+      this.error ??= 'connection closed by the node';
+      this.changed();
+    };
+    ws.onerror = () => {
+      this.error ??= 'WebSocket error';
+      this.changed();
+    };
   }
 
   status(): LightStatus {
@@ -108,11 +119,17 @@ export class LightNode {
     };
   }
 
-  close(): void { this.opts.socket.close(); }
+  close(): void {
+    this.opts.socket.close();
+  }
 
-  private changed(): void { this.opts.onStatus?.(this.status()); }
+  private changed(): void {
+    this.opts.onStatus?.(this.status());
+  }
 
-  private write(bytes: Uint8Array): void { this.opts.socket.send(bytes); }
+  private write(bytes: Uint8Array): void {
+    this.opts.socket.send(bytes);
+  }
 
   private send(m: Message): void {
     const { type, payload } = encodeMessage(m);
@@ -235,7 +252,8 @@ export class LightNode {
 
   /** Headers before the checkpoint; once all are in, the chain starts at the checkpoint. */
   private anchorBatch(req: { descriptor: number; start: number }, headers: Uint8Array[]): void {
-    const c = this.checkpoint!, got = this.anchoring!;
+    const c = this.checkpoint!,
+      got = this.anchoring!;
     if (req.descriptor !== this.descriptor || req.start !== anchorStart(c) + got.length) return this.request();
     if (headers.length === 0) return this.fail(`the node returned no headers from height ${req.start}`);
     got.push(...headers);

@@ -25,14 +25,25 @@ const tipLink = el('span', { id: 'tip' });
 async function refreshStatus(): Promise<void> {
   try {
     const [head, info, peers, mempool] = await Promise.all([
-      api('/chain/head'), api('/tools/info'), api('/peers/connected').catch(() => []), api('/transaction/mempool'),
+      api('/chain/head'),
+      api('/tools/info'),
+      api('/peers/connected').catch(() => []),
+      api('/transaction/mempool'),
     ]);
     const tip = head.chainHead ?? head; // the 0.8 generation's head is flat
-    statusBody.replaceChildren(facts([
-      ['Network', config.network], ['API generation', config.api], ['Height', blockLink(tip.height)], ['Tip', blockHashLink(tip.hash)],
-      ['Sync', head.synced ? 'synced' : 'catching up with its peers'], ['Peers', String(peers.length)],
-      ['Mempool', `${(mempool.data ?? mempool).length} pending`], ['Version', String(info.version?.name ?? info.version)], ['Uptime', info.uptime?.formatted],
-    ]));
+    statusBody.replaceChildren(
+      facts([
+        ['Network', config.network],
+        ['API generation', config.api],
+        ['Height', blockLink(tip.height)],
+        ['Tip', blockHashLink(tip.hash)],
+        ['Sync', head.synced ? 'synced' : 'catching up with its peers'],
+        ['Peers', String(peers.length)],
+        ['Mempool', `${(mempool.data ?? mempool).length} pending`],
+        ['Version', String(info.version?.name ?? info.version)],
+        ['Uptime', info.uptime?.formatted],
+      ]),
+    );
     tipLink.replaceChildren(blockLink(tip.height, `height ${tip.height}`));
   } catch (e) {
     statusBody.replaceChildren(errorBox(`status: ${(e as Error).message}`));
@@ -45,13 +56,32 @@ const lightBody = el('div', {});
 const lightSource = el('span', { id: 'light-source' });
 function showLight(s: LightStatus): void {
   lightBody.replaceChildren(
-    el('p', {}, 'Verified height: ', el('strong', { id: 'verified-height' }, s.verified), ' of ', el('span', { id: 'peer-length' }, s.peerLength),
-      ' announced · ', el('span', { id: 'headers-per-second' }, s.headersPerSecond), ' headers/s'),
-    el('p', { id: 'light-state', class: s.error ? 'error' : 'ok' },
-      s.error ? `refused: ${s.error}` : s.connected ? (s.verified === s.peerLength ? 'in sync, following new blocks' : 'downloading and verifying…') : 'connecting…'),
+    el(
+      'p',
+      {},
+      'Verified height: ',
+      el('strong', { id: 'verified-height' }, s.verified),
+      ' of ',
+      el('span', { id: 'peer-length' }, s.peerLength),
+      ' announced · ',
+      el('span', { id: 'headers-per-second' }, s.headersPerSecond),
+      ' headers/s',
+    ),
+    el(
+      'p',
+      { id: 'light-state', class: s.error ? 'error' : 'ok' },
+      s.error
+        ? `refused: ${s.error}`
+        : s.connected
+          ? s.verified === s.peerLength
+            ? 'in sync, following new blocks'
+            : 'downloading and verifying…'
+          : 'connecting…',
+    ),
     facts([
       ['Start', s.anchor ? `the checkpoint at height ${s.anchor} (consensus.md §5.5): the headers before it hash-link to it` : 'genesis'],
-      ['Tip', s.verifiedHash ? blockHashLink(s.verifiedHash) : '–'], [s.anchor ? 'Work since the checkpoint' : 'Worksum', `0x${s.worksum}`],
+      ['Tip', s.verifiedHash ? blockHashLink(s.verifiedHash) : '–'],
+      [s.anchor ? 'Work since the checkpoint' : 'Worksum', `0x${s.worksum}`],
       ['Reorgs', s.reorgs.length ? s.reorgs.map((h) => `cut back to ${h}`).join(', ') : 'none'],
     ]),
   );
@@ -86,7 +116,9 @@ let schemas: Promise<Record<string, unknown>> | null = null;
 function routeIndex(): HTMLElement {
   const out = el('pre', { id: 'schema' });
   const rows = config.routes.map((r) => {
-    const link = r.schema ? el('a', { href: '/debug/json_schemas', class: 'schema-link' }, r.schema) : el('span', { class: 'null' }, r.method === 'POST' ? '{code}' : '');
+    const link = r.schema
+      ? el('a', { href: '/debug/json_schemas', class: 'schema-link' }, r.schema)
+      : el('span', { class: 'null' }, r.method === 'POST' ? '{code}' : '');
     link.addEventListener('click', async (ev) => {
       ev.preventDefault();
       schemas ??= api('/debug/json_schemas');
@@ -95,21 +127,40 @@ function routeIndex(): HTMLElement {
     });
     return el('tr', {}, el('td', {}, r.method), el('td', {}, r.link ? el('a', { href: r.path }, r.path) : r.path), el('td', {}, link));
   });
-  return el('details', {}, el('summary', {}, `${config.routes.length} routes; every answer is JSON`),
+  return el(
+    'details',
+    {},
+    el('summary', {}, `${config.routes.length} routes; every answer is JSON`),
     el('p', {}, el('a', { href: '/debug/json_schemas' }, '/debug/json_schemas'), ' has every schema; docs/api.md documents the interface.'),
-    el('div', { class: 'scroll' }, el('table', {}, el('tr', {}, el('th', {}, 'method'), el('th', {}, 'route'), el('th', {}, 'response schema')), ...rows)), out);
+    el('div', { class: 'scroll' }, el('table', {}, el('tr', {}, el('th', {}, 'method'), el('th', {}, 'route'), el('th', {}, 'response schema')), ...rows)),
+    out,
+  );
 }
-
 
 // --- the page -----------------------------------------------------------------------------------
 
 const statusPanel = panel('status', 'Node', statusBody);
-const lightPanel = panel('light', 'Light node in this page', el('p', { class: 'note' },
-  'This page downloads every header from the node ', lightSource, ' and checks link, version, target, proof of work and timestamps with the node\u2019s own consensus code compiled to WebAssembly.'), lightBody);
+const lightPanel = panel(
+  'light',
+  'Light node in this page',
+  el(
+    'p',
+    { class: 'note' },
+    'This page downloads every header from the node ',
+    lightSource,
+    ' and checks link, version, target, proof of work and timestamps with the node\u2019s own consensus code compiled to WebAssembly.',
+  ),
+  lightBody,
+);
 const routesPanel = panel('routes', 'API routes', routeIndex());
 
 const searchInput = el('input', {
-  id: 'search-input', type: 'search', name: 'q', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'search',
+  id: 'search-input',
+  type: 'search',
+  name: 'q',
+  autocomplete: 'off',
+  spellcheck: 'false',
+  'aria-label': 'search',
   placeholder: 'height, hash, address or asset',
   title: 'a block height, a block or transaction hash, an address, or an asset name, id or hash',
 }) as HTMLInputElement;
@@ -132,9 +183,19 @@ async function front(): Promise<View> {
   const { sections, loaded } = contract ? frontSections() : { sections: [], loaded: undefined };
   return {
     title: `wartnode · ${config.network}`,
-    body: el('div', {},
-      contract ? null : note(`This node serves the API generation ${config.api}; the explorer (recent blocks, markets, the search\u2019s pages) reads the contract generation, --api=contract.`),
-      statusPanel, ...sections, lightPanel, routesPanel),
+    body: el(
+      'div',
+      {},
+      contract
+        ? null
+        : note(
+            `This node serves the API generation ${config.api}; the explorer (recent blocks, markets, the search\u2019s pages) reads the contract generation, --api=contract.`,
+          ),
+      statusPanel,
+      ...sections,
+      lightPanel,
+      routesPanel,
+    ),
     loaded,
   };
 }
@@ -176,10 +237,18 @@ async function show(): Promise<void> {
     result = await route[1](route[0].exec(path)!);
   } catch (e) {
     if (mine !== shown) return;
-    view.replaceChildren(frag(el('h1', {}, e instanceof ApiError && (e.code === 56 || e.code === 185 || e.code === 186) ? 'Not found' : 'Error'),
-      errorBox((e as Error).message),
-      search ? note('The search takes a block height, a block or transaction hash (64 hex characters), an address (48 hex characters), or an asset\u2019s name, id or hash.') : null,
-      el('p', {}, el('a', { href: '#/' }, 'front page'))));
+    view.replaceChildren(
+      frag(
+        el('h1', {}, e instanceof ApiError && (e.code === 56 || e.code === 185 || e.code === 186) ? 'Not found' : 'Error'),
+        errorBox((e as Error).message),
+        search
+          ? note(
+              'The search takes a block height, a block or transaction hash (64 hex characters), an address (48 hex characters), or an asset\u2019s name, id or hash.',
+            )
+          : null,
+        el('p', {}, el('a', { href: '#/' }, 'front page')),
+      ),
+    );
     document.title = `error · wartnode`;
     view.dataset.state = 'error';
     view.removeAttribute('aria-busy');
@@ -204,11 +273,12 @@ async function show(): Promise<void> {
   view.removeAttribute('aria-busy');
 }
 
-document.getElementById('app')!.replaceChildren(
-  el('header', {},
-    el('a', { href: '#/', class: 'brand' }, el('h1', {}, 'wartnode')), el('span', { class: 'network' }, config.network), tipLink, searchForm),
-  view,
-);
+document
+  .getElementById('app')!
+  .replaceChildren(
+    el('header', {}, el('a', { href: '#/', class: 'brand' }, el('h1', {}, 'wartnode')), el('span', { class: 'network' }, config.network), tipLink, searchForm),
+    view,
+  );
 window.addEventListener('hashchange', () => void show());
 void show();
 void refreshStatus();

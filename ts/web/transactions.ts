@@ -4,20 +4,53 @@
 import { COIN, amountStr, priceStr, ratioPrice } from './format.js';
 import { addressLink, amount, assetLabel, blockLink, el, marketLink, txLink, type Child } from './dom.js';
 
-export type TxType = 'reward' | 'coinTransfer' | 'tokenTransfer' | 'limitSwap' | 'match' | 'liquidityDeposit'
-  | 'liquidityWithdrawal' | 'assetCreation' | 'cancelation';
+export type TxType =
+  | 'reward'
+  | 'coinTransfer'
+  | 'tokenTransfer'
+  | 'limitSwap'
+  | 'match'
+  | 'liquidityDeposit'
+  | 'liquidityWithdrawal'
+  | 'assetCreation'
+  | 'cancelation';
 
-export const TX_TYPES: TxType[] = ['reward', 'coinTransfer', 'tokenTransfer', 'limitSwap', 'match', 'liquidityDeposit',
-  'liquidityWithdrawal', 'assetCreation', 'cancelation'];
+export const TX_TYPES: TxType[] = [
+  'reward',
+  'coinTransfer',
+  'tokenTransfer',
+  'limitSwap',
+  'match',
+  'liquidityDeposit',
+  'liquidityWithdrawal',
+  'assetCreation',
+  'cancelation',
+];
 
 export const TYPE_LABEL: Record<string, string> = {
-  reward: 'Mining reward', coinTransfer: 'Coin transfer', tokenTransfer: 'Token transfer', limitSwap: 'Limit order',
-  match: 'Trades (match)', liquidityDeposit: 'Liquidity deposit', liquidityWithdrawal: 'Liquidity withdrawal',
-  assetCreation: 'Asset creation', cancelation: 'Cancelation',
+  reward: 'Mining reward',
+  coinTransfer: 'Coin transfer',
+  tokenTransfer: 'Token transfer',
+  limitSwap: 'Limit order',
+  match: 'Trades (match)',
+  liquidityDeposit: 'Liquidity deposit',
+  liquidityWithdrawal: 'Liquidity withdrawal',
+  assetCreation: 'Asset creation',
+  cancelation: 'Cancelation',
 };
 
-interface Amount { str: string; u64?: number | bigint; E8?: number | bigint; decimals?: number }
-interface AssetRef { hash: string; id: number | bigint; name: string; decimals: number }
+interface Amount {
+  str: string;
+  u64?: number | bigint;
+  E8?: number | bigint;
+  decimals?: number;
+}
+interface AssetRef {
+  hash: string;
+  id: number | bigint;
+  name: string;
+  decimals: number;
+}
 
 const coin = (a: Amount): HTMLElement => amount(amountStr(a), COIN);
 const units = (a: Amount, asset: AssetRef): HTMLElement => amount(amountStr(a), asset.name);
@@ -25,7 +58,11 @@ const shares = (a: Amount): HTMLElement => amount(amountStr(a), 'shares');
 const big = (v: number | bigint | undefined): bigint => BigInt(v ?? 0);
 
 /** One entry of a block body (or history): its type and transaction, newest id last. */
-export interface Entry { type: TxType; historyId: bigint; tx: any }
+export interface Entry {
+  type: TxType;
+  historyId: bigint;
+  tx: any;
+}
 
 /** A block body's entries in the order of their history ids. */
 export function entriesOf(body: Record<string, any>): Entry[] {
@@ -59,28 +96,55 @@ export function summary(type: string, tx: any, me?: string): Child[] {
       return me === d.toAddress ? ['mined ', coin(d.amount)] : [coin(d.amount), ' to ', addressLink(d.toAddress)];
     case 'coinTransfer':
     case 'tokenTransfer': {
-      const what = type === 'coinTransfer' ? coin(d.amount) : d.isLiquidity ? [shares(d.amount), ' of the ', marketLink(d.asset), ' pool'] : [units(d.amount, d.asset), ' (', marketLink(d.asset), ')'];
+      const what =
+        type === 'coinTransfer'
+          ? coin(d.amount)
+          : d.isLiquidity
+            ? [shares(d.amount), ' of the ', marketLink(d.asset), ' pool']
+            : [units(d.amount, d.asset), ' (', marketLink(d.asset), ')'];
       if (me && me === d.toAddress && me !== from) return ['received ', what, ' from ', addressLink(from!)];
       if (me && me === from) return ['sent ', what, ' to ', addressLink(d.toAddress)];
       return [what, ' to ', addressLink(d.toAddress)];
     }
     case 'limitSwap': {
       // `remaining` is the order's state now: what is still open, 0 once filled or canceled.
-      const left = !tx.processed ? [] : big(tx.processed.remaining.u64) === 0n ? [' · ', el('span', { class: 'note' }, 'closed (filled or canceled)')]
-        : [' · ', d.buy ? coin(tx.processed.remaining) : units(tx.processed.remaining, d.baseAsset), ' still open'];
+      const left = !tx.processed
+        ? []
+        : big(tx.processed.remaining.u64) === 0n
+          ? [' · ', el('span', { class: 'note' }, 'closed (filled or canceled)')]
+          : [' · ', d.buy ? coin(tx.processed.remaining) : units(tx.processed.remaining, d.baseAsset), ' still open'];
       return d.buy
         ? ['buy ', marketLink(d.baseAsset), ' with ', coin(d.amount), ' at most ', limitPrice(d), left]
         : ['sell ', units(d.amount, d.baseAsset), ' (', marketLink(d.baseAsset), ') at least ', limitPrice(d), left];
     }
     case 'match':
-      return [marketLink(d.baseAsset), `: ${d.buySwaps.length} buy${d.buySwaps.length === 1 ? '' : 's'}, ${d.sellSwaps.length} sell${d.sellSwaps.length === 1 ? '' : 's'}; pool price `,
-        pairPrice(d.poolBefore, d.baseAsset), ' → ', pairPrice(d.poolAfter, d.baseAsset)];
+      return [
+        marketLink(d.baseAsset),
+        `: ${d.buySwaps.length} buy${d.buySwaps.length === 1 ? '' : 's'}, ${d.sellSwaps.length} sell${d.sellSwaps.length === 1 ? '' : 's'}; pool price `,
+        pairPrice(d.poolBefore, d.baseAsset),
+        ' → ',
+        pairPrice(d.poolAfter, d.baseAsset),
+      ];
     case 'liquidityDeposit':
-      return ['deposit ', units(d.deposited.base, d.baseAsset), ' and ', coin(d.deposited.quote), ' into the ', marketLink(d.baseAsset), ' pool',
-        tx.processed ? [' · received ', shares(tx.processed.sharesReceived)] : []];
+      return [
+        'deposit ',
+        units(d.deposited.base, d.baseAsset),
+        ' and ',
+        coin(d.deposited.quote),
+        ' into the ',
+        marketLink(d.baseAsset),
+        ' pool',
+        tx.processed ? [' · received ', shares(tx.processed.sharesReceived)] : [],
+      ];
     case 'liquidityWithdrawal':
-      return ['redeem ', shares(d.sharesRedeemed), ' of the ', marketLink(d.baseAsset), ' pool',
-        tx.processed ? [' · received ', units(tx.processed.received.base, d.baseAsset), ' and ', coin(tx.processed.received.quote)] : []];
+      return [
+        'redeem ',
+        shares(d.sharesRedeemed),
+        ' of the ',
+        marketLink(d.baseAsset),
+        ' pool',
+        tx.processed ? [' · received ', units(tx.processed.received.base, d.baseAsset), ' and ', coin(tx.processed.received.quote)] : [],
+      ];
     case 'assetCreation': {
       const asset = { id: tx.processed?.assetId ?? '?', name: d.name, hash: tx.hash };
       return ['create ', tx.processed ? marketLink(asset) : d.name, ', supply ', amount(amountStr(d.supply), d.name)];
@@ -88,7 +152,8 @@ export function summary(type: string, tx: any, me?: string): Child[] {
     case 'cancelation': {
       const t = d.cancelTxid;
       if (tx.processed === undefined || tx.processed === null) return [`cancel the order of pin height ${t.pinHeight}, nonce ${t.nonceId}`];
-      return tx.processed.canceledTxHash ? ['cancel order ', txLink(tx.processed.canceledTxHash)]
+      return tx.processed.canceledTxHash
+        ? ['cancel order ', txLink(tx.processed.canceledTxHash)]
         : [`cancel the order of pin height ${t.pinHeight}, nonce ${t.nonceId}: nothing was open to cancel`];
     }
     default:
@@ -113,22 +178,34 @@ export function details(type: string, tx: any): [string, Child][] {
       rows.push(['To', addressLink(d.toAddress, true)], ['Amount', coin(d.amount)]);
       break;
     case 'tokenTransfer':
-      rows.push(['To', addressLink(d.toAddress, true)], ['Token', d.isLiquidity ? ['pool shares of ', marketLink(d.asset)] : marketLink(d.asset)],
-        ['Amount', d.isLiquidity ? shares(d.amount) : units(d.amount, d.asset)]);
+      rows.push(
+        ['To', addressLink(d.toAddress, true)],
+        ['Token', d.isLiquidity ? ['pool shares of ', marketLink(d.asset)] : marketLink(d.asset)],
+        ['Amount', d.isLiquidity ? shares(d.amount) : units(d.amount, d.asset)],
+      );
       break;
     case 'limitSwap':
-      rows.push(['Market', marketLink(d.baseAsset)], ['Side', d.buy ? 'buy (pays coin for the asset)' : 'sell (pays the asset for coin)'],
+      rows.push(
+        ['Market', marketLink(d.baseAsset)],
+        ['Side', d.buy ? 'buy (pays coin for the asset)' : 'sell (pays the asset for coin)'],
         [d.buy ? 'Spends at most' : 'Sells', d.buy ? coin(d.amount) : units(d.amount, d.baseAsset)],
-        [d.buy ? 'Highest price' : 'Lowest price', limitPrice(d)]);
+        [d.buy ? 'Highest price' : 'Lowest price', limitPrice(d)],
+      );
       if (tx.processed) {
-        rows.push(['Now', big(tx.processed.remaining.u64) === 0n ? 'closed: filled or canceled'
-          : [d.buy ? coin(tx.processed.remaining) : units(tx.processed.remaining, d.baseAsset), ' still open (', marketLink(d.baseAsset, 'in the book'), ')']]);
+        rows.push([
+          'Now',
+          big(tx.processed.remaining.u64) === 0n
+            ? 'closed: filled or canceled'
+            : [d.buy ? coin(tx.processed.remaining) : units(tx.processed.remaining, d.baseAsset), ' still open (', marketLink(d.baseAsset, 'in the book'), ')'],
+        ]);
       }
       break;
     case 'match':
-      rows.push(['Market', marketLink(d.baseAsset)],
+      rows.push(
+        ['Market', marketLink(d.baseAsset)],
         ['Pool before', [units(d.poolBefore.base, d.baseAsset), ' + ', coin(d.poolBefore.quote), ' (', pairPrice(d.poolBefore, d.baseAsset), ')']],
-        ['Pool after', [units(d.poolAfter.base, d.baseAsset), ' + ', coin(d.poolAfter.quote), ' (', pairPrice(d.poolAfter, d.baseAsset), ')']]);
+        ['Pool after', [units(d.poolAfter.base, d.baseAsset), ' + ', coin(d.poolAfter.quote), ' (', pairPrice(d.poolAfter, d.baseAsset), ')']],
+      );
       break;
     case 'liquidityDeposit':
       rows.push(['Pool', marketLink(d.baseAsset)], ['Deposited', [units(d.deposited.base, d.baseAsset), ' + ', coin(d.deposited.quote)]]);
@@ -140,12 +217,17 @@ export function details(type: string, tx: any): [string, Child][] {
       break;
     case 'assetCreation':
       rows.push(['Name', d.name], ['Supply', amount(amountStr(d.supply), d.name)], ['Decimals', String(d.supply.decimals)]);
-      if (tx.processed) rows.push(['Asset', [marketLink({ id: tx.processed.assetId, name: d.name, hash: tx.hash }, [assetLabel({ id: tx.processed.assetId, name: d.name }), ': its market'])]]);
+      if (tx.processed)
+        rows.push([
+          'Asset',
+          [marketLink({ id: tx.processed.assetId, name: d.name, hash: tx.hash }, [assetLabel({ id: tx.processed.assetId, name: d.name }), ': its market'])],
+        ]);
       break;
     case 'cancelation': {
       const t = d.cancelTxid;
       rows.push(['Cancels', `the order of account ${t.accountId} with pin height ${t.pinHeight} and nonce ${t.nonceId}`]);
-      if (tx.processed) rows.push(['Canceled order', tx.processed.canceledTxHash ? txLink(tx.processed.canceledTxHash, true) : 'none: nothing was open to cancel']);
+      if (tx.processed)
+        rows.push(['Canceled order', tx.processed.canceledTxHash ? txLink(tx.processed.canceledTxHash, true) : 'none: nothing was open to cancel']);
       break;
     }
   }
@@ -160,8 +242,13 @@ export function details(type: string, tx: any): [string, Child][] {
 export function swapRows(d: any, orders: Map<bigint, string>): Child[][] {
   const row = (side: string) => (s: any) => {
     const order = orders.get(big(s.historyId));
-    return [side, units(s.swapped.base, d.baseAsset), coin(s.swapped.quote), pairPrice(s.swapped, d.baseAsset),
-      order ? txLink(order) : el('span', { class: 'note', title: 'the history id of an order placed in an earlier block' }, `order #${s.historyId}`)];
+    return [
+      side,
+      units(s.swapped.base, d.baseAsset),
+      coin(s.swapped.quote),
+      pairPrice(s.swapped, d.baseAsset),
+      order ? txLink(order) : el('span', { class: 'note', title: 'the history id of an order placed in an earlier block' }, `order #${s.historyId}`),
+    ];
   };
   return [...d.buySwaps.map(row('buy')), ...d.sellSwaps.map(row('sell'))];
 }

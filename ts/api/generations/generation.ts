@@ -94,7 +94,7 @@ export function adaptValue(g: Generation, s: JsonSchema, v: any, ctx: ReshapeCon
       const ps = props[k] ?? extra;
       let y = ps ? adaptValue(g, ps, x, ctx) : x;
       if (typeof y === 'string' && g.values[k]?.[y] !== undefined) y = g.values[k][y];
-      out[extra && !props[k] ? k : g.keys[k] ?? k] = y;
+      out[extra && !props[k] ? k : (g.keys[k] ?? k)] = y;
     }
     return out;
   }

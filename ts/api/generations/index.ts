@@ -9,7 +9,14 @@ import { V0_10 } from './v0_10.js';
 import { V0_8 } from './v0_8.js';
 
 export const CONTRACT: Generation = {
-  name: 'contract', keys: {}, values: {}, types: {}, routes: {}, errorCodes: {}, errorText: (t) => t, voidReply: { code: 0 },
+  name: 'contract',
+  keys: {},
+  values: {},
+  types: {},
+  routes: {},
+  errorCodes: {},
+  errorText: (t) => t,
+  voidReply: { code: 0 },
 };
 
 export const GENERATIONS: Record<ApiName, Generation> = { contract: CONTRACT, '0.10': V0_10, '0.8': V0_8 };
@@ -44,7 +51,10 @@ export function servedRoutes(api: ApiName, routes: Route<any>[]): ServedRoute[] 
     if (other.name === api) continue;
     for (const r of ownRoutes(other, routes)) {
       const p = pattern(r.method, r.path);
-      if (!taken.has(p)) { taken.add(p); out.push(r); }
+      if (!taken.has(p)) {
+        taken.add(p);
+        out.push(r);
+      }
     }
   }
   return out;

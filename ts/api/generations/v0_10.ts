@@ -17,8 +17,7 @@ import { renameKey, renameSchemaKey, type Generation, type Reshape, type Reshape
 type Obj = Record<string, any>;
 
 /** Patches properties of an object schema. */
-export const withProps = (s: JsonSchema, props: Record<string, JsonSchema>): JsonSchema =>
-  ({ ...s, properties: { ...(s.properties as object), ...props } });
+export const withProps = (s: JsonSchema, props: Record<string, JsonSchema>): JsonSchema => ({ ...s, properties: { ...(s.properties as object), ...props } });
 
 const rename = (from: string, to: string): Reshape => ({
   value: (v) => renameKey(v, from, to),
@@ -28,8 +27,11 @@ const rename = (from: string, to: string): Reshape => ({
 /** Binary structure tags: sections and the items inside them have their own names (README §5.2). */
 const SECTION_TAGS: Record<string, string> = { coinTransfer: 'wartTransfers', cancelation: 'cancelations', assetCreation: 'assetCreations' };
 const ITEM_TAGS: Record<string, string> = { coinTransfer: 'wartTransfer', coin: 'wart' };
-const retag = (n: Obj, tags: Record<string, string>): Obj =>
-  ({ ...n, tag: tags[n.tag] ?? ITEM_TAGS[n.tag] ?? n.tag, children: n.children.map((c: Obj) => retag(c, ITEM_TAGS)) });
+const retag = (n: Obj, tags: Record<string, string>): Obj => ({
+  ...n,
+  tag: tags[n.tag] ?? ITEM_TAGS[n.tag] ?? n.tag,
+  children: n.children.map((c: Obj) => retag(c, ITEM_TAGS)),
+});
 
 /** The fee code as 8 hex digits (README §5.3). */
 const COMPACT_FEE: Reshape = {

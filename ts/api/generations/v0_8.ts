@@ -23,8 +23,16 @@ const reshape = <T>(shape: Shape<T>, value: (v: any, ctx: ReshapeContext) => any
 // Headers (M json.cpp:149-180). `difficulty` needs the height, so blocks add it (headerAt).
 const powFields = { 'verusV2.2': bool, hashVerus: Hash, hashSha256t: Hash, floatVerus: num, floatSha256t: num };
 const headerFields = {
-  raw: hexStr(160), timestamp: int, utc: str, target: hexStr(8), hash: Hash, pow: obj(powFields),
-  merkleroot: Hash, nonce: hexStr(8), prevHash: Hash, version: hexStr(8),
+  raw: hexStr(160),
+  timestamp: int,
+  utc: str,
+  target: hexStr(8),
+  hash: Hash,
+  pow: obj(powFields),
+  merkleroot: Hash,
+  nonce: hexStr(8),
+  prevHash: Hash,
+  version: hexStr(8),
 };
 const HeaderNoDifficulty = obj(headerFields);
 /** The 0.8 header; 0.10's WebSocket blocks use it too (clients.md §6.1 BlockWS). */
@@ -32,9 +40,16 @@ export const H8 = obj({ ...headerFields, difficulty: num });
 
 export function header8(h: Obj, timestamp: number, utc: string, v22: boolean): Obj {
   return {
-    raw: h.raw, timestamp, utc, target: h.target, hash: h.hash,
+    raw: h.raw,
+    timestamp,
+    utc,
+    target: h.target,
+    hash: h.hash,
     pow: { 'verusV2.2': v22, hashVerus: h.pow.hashVerus, hashSha256t: h.pow.hashSha256t, floatVerus: h.pow.floatVerus, floatSha256t: h.pow.floatSha256t },
-    merkleroot: h.merkleroot, nonce: h.nonce, prevHash: h.prevHash, version: h.version,
+    merkleroot: h.merkleroot,
+    nonce: h.nonce,
+    prevHash: h.prevHash,
+    version: h.version,
   };
 }
 
@@ -47,16 +62,30 @@ export function headerAt(h: Obj, height: number, ctx: ReshapeContext): Obj {
 // Bodies (M json.cpp:182-215): rewards and transfers only.
 const Reward8 = obj({ txHash: Hash, toAddress: Address, amount: str, amountE8: u64 });
 const Transfer8 = obj({
-  fromAddress: Address, fee: str, feeE8: u64, nonceId: int, pinHeight: int, txHash: Hash, toAddress: Address, amount: str, amountE8: u64,
+  fromAddress: Address,
+  fee: str,
+  feeE8: u64,
+  nonceId: int,
+  pinHeight: int,
+  txHash: Hash,
+  toAddress: Address,
+  amount: str,
+  amountE8: u64,
 });
 const Body8 = obj({ rewards: arr(Reward8), transfers: arr(Transfer8) });
 const Block8 = obj({ header: H8, body: Body8, timestamp: int, utc: str, confirmations: int, height: int });
 
 const reward8 = (t: Obj) => ({ txHash: t.hash, toAddress: t.data.toAddress, amount: t.data.amount.str, amountE8: t.data.amount.E8 });
 const transfer8 = (t: Obj) => ({
-  fromAddress: t.signedCommon.originAddress, fee: t.signedCommon.fee.str, feeE8: t.signedCommon.fee.E8,
-  nonceId: t.signedCommon.nonceId, pinHeight: t.signedCommon.pinHeight, txHash: t.hash,
-  toAddress: t.data.toAddress, amount: t.data.amount.str, amountE8: t.data.amount.E8,
+  fromAddress: t.signedCommon.originAddress,
+  fee: t.signedCommon.fee.str,
+  feeE8: t.signedCommon.fee.E8,
+  nonceId: t.signedCommon.nonceId,
+  pinHeight: t.signedCommon.pinHeight,
+  txHash: t.hash,
+  toAddress: t.data.toAddress,
+  amount: t.data.amount.str,
+  amountE8: t.data.amount.E8,
 });
 const body8 = (b: Obj) => ({
   rewards: b.reward ? [reward8(b.reward.transaction)] : [],
@@ -64,28 +93,72 @@ const body8 = (b: Obj) => ({
 });
 
 const block8 = reshape(Block8, (b, ctx) => ({
-  header: headerAt(b.header, b.height, ctx), body: body8(b.body), timestamp: b.header.timestamp, utc: b.header.utc,
-  confirmations: b.confirmations, height: b.height,
+  header: headerAt(b.header, b.height, ctx),
+  body: body8(b.body),
+  timestamp: b.header.timestamp,
+  utc: b.header.utc,
+  confirmations: b.confirmations,
+  height: b.height,
 }));
 
 // Transaction lookups and mempool entries (M json.cpp:222-256, 324-343).
 const Lookup8 = obj({
   transaction: obj({
-    txHash: Hash, toAddress: Address, confirmations: int, blockHeight: int, amount: str, amountE8: u64, type: str,
-    pinHeight: int, fee: str, feeE8: u64, fromAddress: Address, nonceId: int,
+    txHash: Hash,
+    toAddress: Address,
+    confirmations: int,
+    blockHeight: int,
+    amount: str,
+    amountE8: u64,
+    type: str,
+    pinHeight: int,
+    fee: str,
+    feeE8: u64,
+    fromAddress: Address,
+    nonceId: int,
   }),
 });
 const RewardLookup8 = obj({
   transaction: obj({
-    txHash: Hash, toAddress: Address, confirmations: int, blockHeight: int, amount: str, amountE8: u64, type: str, timestamp: int, utc: str,
+    txHash: Hash,
+    toAddress: Address,
+    confirmations: int,
+    blockHeight: int,
+    amount: str,
+    amountE8: u64,
+    type: str,
+    timestamp: int,
+    utc: str,
   }),
 });
 
 const ERROR_CODES_0_8: Record<string, number> = {
-  ENONCE: 27, EPINHEIGHT: 30, EBLOCKSIZE: 29, ENOTFOUND: 57, EBADPRIVKEY: 71, EBADADDRESS: 72, EBADHEIGHT: 73,
-  EZEROHEIGHT: 74, EMINEDDEPRECATED: 77, ESELFSEND: 83, EZEROAMOUNT: 85, EZEROWART: 85, EINV_FUNDS: 89, EINV_BODY: 90,
-  EINV_PAGE: 91, EINV_ARGS: 95, EADDRNOTFOUND: 101, EACCIDNOTFOUND: 102, EINV_HEX: 200, EBADNONCE: 201, EBADFEE: 202,
-  EINEXACTFEE: 203, EBADAMOUNT: 204, EPARSESIG: 205, ENOTSYNCED: 206, EMINFEE: 209,
+  ENONCE: 27,
+  EPINHEIGHT: 30,
+  EBLOCKSIZE: 29,
+  ENOTFOUND: 57,
+  EBADPRIVKEY: 71,
+  EBADADDRESS: 72,
+  EBADHEIGHT: 73,
+  EZEROHEIGHT: 74,
+  EMINEDDEPRECATED: 77,
+  ESELFSEND: 83,
+  EZEROAMOUNT: 85,
+  EZEROWART: 85,
+  EINV_FUNDS: 89,
+  EINV_BODY: 90,
+  EINV_PAGE: 91,
+  EINV_ARGS: 95,
+  EADDRNOTFOUND: 101,
+  EACCIDNOTFOUND: 102,
+  EINV_HEX: 200,
+  EBADNONCE: 201,
+  EBADFEE: 202,
+  EINEXACTFEE: 203,
+  EBADAMOUNT: 204,
+  EPARSESIG: 205,
+  ENOTSYNCED: 206,
+  EMINFEE: 209,
 };
 
 export const V0_8: Generation = {
@@ -101,37 +174,67 @@ export const V0_8: Generation = {
     ChainHeadSynced: reshape(
       obj({ difficulty: num, hash: Hash, height: int, is_janushash: bool, pinHash: Hash, pinHeight: int, synced: bool, worksum: num, worksumHex: str }),
       ({ chainHead: c, synced }) => ({
-        difficulty: c.difficulty, hash: c.hash, height: c.height, is_janushash: c.is_janushash, pinHash: c.pinHash,
-        pinHeight: c.pinHeight, synced, worksum: c.worksum, worksumHex: c.worksumHex,
+        difficulty: c.difficulty,
+        hash: c.hash,
+        height: c.height,
+        is_janushash: c.is_janushash,
+        pinHash: c.pinHash,
+        pinHeight: c.pinHeight,
+        synced,
+        worksum: c.worksum,
+        worksumHex: c.worksumHex,
       }),
     ),
     MiningTask: reshape(
       obj({
-        synced: bool, header: hexStr(160), difficulty: num, merklePrefix: hexStr(), body: hexStr(), blockReward: str, blockRewardE8: u64,
-        totalTxFee: str, totalTxFeeE8: u64, height: int, testnet: bool,
+        synced: bool,
+        header: hexStr(160),
+        difficulty: num,
+        merklePrefix: hexStr(),
+        body: hexStr(),
+        blockReward: str,
+        blockRewardE8: u64,
+        totalTxFee: str,
+        totalTxFeeE8: u64,
+        height: int,
+        testnet: bool,
       }),
       (t) => {
         const fees = BigInt(t.blockReward.E8) - blockReward(t.height);
         return {
-          synced: t.synced, header: t.header, difficulty: t.difficulty, merklePrefix: t.merklePrefix, body: t.body,
-          blockReward: t.blockReward.str, blockRewardE8: t.blockReward.E8, totalTxFee: amountText(fees), totalTxFeeE8: fees,
-          height: t.height, testnet: t.testnet,
+          synced: t.synced,
+          header: t.header,
+          difficulty: t.difficulty,
+          merklePrefix: t.merklePrefix,
+          body: t.body,
+          blockReward: t.blockReward.str,
+          blockRewardE8: t.blockReward.E8,
+          totalTxFee: amountText(fees),
+          totalTxFeeE8: fees,
+          height: t.height,
+          testnet: t.testnet,
         };
       },
     ),
     HashrateEstimate: reshape(obj({ lastNBlocksEstimate: u64, N: int }), (v) => ({ lastNBlocksEstimate: v.estimate, N: v.nBlocks })),
-    Encode16bit: reshape(
-      obj({ originalE8: u64, originalAmount: str, roundedE8: u64, roundedAmount: str, '16bit': int }),
-      (v) => {
-        const r = encode16bit(BigInt(v.original.E8), 'down');
-        return { originalE8: r.original.E8, originalAmount: r.original.str, roundedE8: r.rounded.E8, roundedAmount: r.rounded.str, '16bit': parseInt(r.rounded.bytes, 16) };
-      },
-    ),
+    Encode16bit: reshape(obj({ originalE8: u64, originalAmount: str, roundedE8: u64, roundedAmount: str, '16bit': int }), (v) => {
+      const r = encode16bit(BigInt(v.original.E8), 'down');
+      return {
+        originalE8: r.original.E8,
+        originalAmount: r.original.str,
+        roundedE8: r.rounded.E8,
+        roundedAmount: r.rounded.str,
+        '16bit': parseInt(r.rounded.bytes, 16),
+      };
+    }),
     MinFee: reshape(obj({ amount: str, E8: u64, '16bit': int }), ({ minFee: f }) => ({ amount: f.str, E8: f.E8, '16bit': parseInt(f.bytes, 16) })),
     IpCount: reshape(record(int), (v: [string, number][]) => Object.fromEntries(v)),
     BannedPeer: reshape(obj({ ip: str, expires: int, reason: str }), (b) => ({ ip: b.ip, expires: b.banuntil, reason: b.reason })),
     PeerOffense: reshape(obj({ ip: str, timestamp: int, utc: str, offense: str }), (o) => ({
-      ip: o.ip, timestamp: o.time, utc: utc(o.time), offense: o.offense,
+      ip: o.ip,
+      timestamp: o.time,
+      utc: utc(o.time),
+      offense: o.offense,
     })),
     ConnectedPeer: reshape(
       obj({
@@ -141,7 +244,9 @@ export const V0_8: Generation = {
       }),
       (p) => ({
         connection: {
-          ip: p.connection.ip, port: p.connection.port, sinceTimestamp: p.connection.since,
+          ip: p.connection.ip,
+          port: p.connection.port,
+          sinceTimestamp: p.connection.since,
           sinceUtc: utc(p.connection.since),
         },
         leaderPriority: {
@@ -149,13 +254,21 @@ export const V0_8: Generation = {
           theirs: { importance: p.leaderPriority.theirs.priority, height: p.leaderPriority.theirs.since },
         },
         chain: {
-          length: p.chain.length, forkLower: p.chain.forkLower, forkUpper: p.chain.forkUpper, descriptor: p.chain.descriptor,
-          worksum: p.chain.worksum, worksumHex: p.chain.worksumHex, grid: p.chain.grid,
+          length: p.chain.length,
+          forkLower: p.chain.forkLower,
+          forkUpper: p.chain.forkUpper,
+          descriptor: p.chain.descriptor,
+          worksum: p.chain.worksum,
+          worksumHex: p.chain.worksumHex,
+          grid: p.chain.grid,
         },
       }),
     ),
     Grid: reshape(arr(hexStr(160)), (v) => v.headers),
-    HashrateBlockChart: reshape(obj({ range: obj({ min: int, max: int }), data: arr(num) }), (v) => ({ range: { min: v.range.begin, max: v.range.end }, data: v.data })),
+    HashrateBlockChart: reshape(obj({ range: obj({ min: int, max: int }), data: arr(num) }), (v) => ({
+      range: { min: v.range.begin, max: v.range.end },
+      data: v.data,
+    })),
   },
   routes: {
     'POST /chain/append': { voidSuccess: true },
@@ -166,15 +279,18 @@ export const V0_8: Generation = {
       paths: ['/account/:account/balance'],
       // An address without an account keeps its address here (accountId null); an unknown id has neither.
       reshape: reshape(obj({ balance: str, balanceE8: u64, address: nullable(Address), accountId: nullable(u64) }), (v, ctx) => ({
-        balance: v.coin.total.str, balanceE8: v.coin.total.E8,
+        balance: v.coin.total.str,
+        balanceE8: v.coin.total.E8,
         address: v.account?.address ?? (ctx.params.account.length === 48 ? ctx.params.account.toLowerCase() : null),
         accountId: v.account?.accountId ?? null,
       })),
     },
     'GET /account/richlist/:tokenspec': {
-      paths: ['/account/richlist'], fixedParams: { tokenspec: '0' },
+      paths: ['/account/richlist'],
+      fixedParams: { tokenspec: '0' },
       reshape: reshape(arr(obj({ address: Address, balance: str, balanceE8: u64 })), (v) =>
-        v.richlist.map((r: Obj) => ({ address: r.address, balance: amountText(r.balance.u64), balanceE8: r.balance.u64 }))),
+        v.richlist.map((r: Obj) => ({ address: r.address, balance: amountText(r.balance.u64), balanceE8: r.balance.u64 })),
+      ),
     },
     'GET /account/:account/history/:beforeId': {
       reshape: {
@@ -184,12 +300,18 @@ export const V0_8: Generation = {
           const b = a.accountId === null ? 0n : (await balanceOf(dbReader(ctx.view.db), a.accountId, COIN_TOKEN_ID)).total;
           return {
             perBlock: v.perBlock.map((x: Obj) => ({ height: x.height, confirmations: x.confirmations, transactions: x.body })),
-            fromId: v.fromId, balance: amountText(b), balanceE8: b,
+            fromId: v.fromId,
+            balance: amountText(b),
+            balanceE8: b,
           };
         },
-        schema: () => obj({
-          perBlock: arr(obj({ height: int, confirmations: int, transactions: Body8 })), fromId: u64, balance: str, balanceE8: u64,
-        }).schema,
+        schema: () =>
+          obj({
+            perBlock: arr(obj({ height: int, confirmations: int, transactions: Body8 })),
+            fromId: u64,
+            balance: str,
+            balanceE8: u64,
+          }).schema,
       },
     },
     'GET /transaction/latest': {
@@ -208,14 +330,31 @@ export const V0_8: Generation = {
         value: (v, ctx) => {
           const t = v.transaction;
           const height = v.mined?.block.height ?? 0;
-          const common = { txHash: t.hash, toAddress: t.data.toAddress, confirmations: v.confirmations, blockHeight: height, amount: t.data.amount?.str, amountE8: t.data.amount?.E8 };
+          const common = {
+            txHash: t.hash,
+            toAddress: t.data.toAddress,
+            confirmations: v.confirmations,
+            blockHeight: height,
+            amount: t.data.amount?.str,
+            amountE8: t.data.amount?.E8,
+          };
           if (v.type === 'reward') {
             const ts = ctx.view.timestampAt(height);
             return { transaction: { ...common, type: 'Reward', timestamp: ts, utc: utc(ts) } };
           }
           if (v.type !== 'coinTransfer') return v; // token-era types do not exist in 0.8
           const s = t.signedCommon;
-          return { transaction: { ...common, type: 'Transfer', pinHeight: s.pinHeight, fee: s.fee.str, feeE8: s.fee.E8, fromAddress: s.originAddress, nonceId: s.nonceId } };
+          return {
+            transaction: {
+              ...common,
+              type: 'Transfer',
+              pinHeight: s.pinHeight,
+              fee: s.fee.str,
+              feeE8: s.fee.E8,
+              fromAddress: s.originAddress,
+              nonceId: s.nonceId,
+            },
+          };
         },
         schema: (s) => ({ anyOf: [Lookup8.schema, RewardLookup8.schema, s] }),
       },

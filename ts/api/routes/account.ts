@@ -22,13 +22,20 @@ const RICHLIST_LENGTH = 100;
 
 export const accountRoutes = [
   route({
-    method: 'GET', path: '/account/:account/coin_balance',
-    params: { account: ACCOUNT_OR_NONE }, errors: ['EBADADDRESS', 'EINV_ARGS'],
-    doc: 'The coin balance of an account: total, locked in open orders, and reserved by its pending transactions. ' +
+    method: 'GET',
+    path: '/account/:account/coin_balance',
+    params: { account: ACCOUNT_OR_NONE },
+    errors: ['EBADADDRESS', 'EINV_ARGS'],
+    doc:
+      'The coin balance of an account: total, locked in open orders, and reserved by its pending transactions. ' +
       'An address without an account (or an unknown account id) answers zeros and `account: null`.',
-    response: named('CoinBalance', obj({
-      account: nullable(Account), coin: obj({ locked: CoinAmount, mempool: CoinAmount, total: CoinAmount }),
-    })),
+    response: named(
+      'CoinBalance',
+      obj({
+        account: nullable(Account),
+        coin: obj({ locked: CoinAmount, mempool: CoinAmount, total: CoinAmount }),
+      }),
+    ),
     handler: async ({ params, node, view }) => {
       const a = await findAccount(view, accountParam(params.account));
       const b = a === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(view.db), a.accountId, COIN_TOKEN_ID);
@@ -43,20 +50,29 @@ export const accountRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/account/:account/balance/:tokenspec',
-    params: { account: ACCOUNT_OR_NONE }, errors: ['EBADADDRESS', 'EINV_ARGS'],
-    doc: 'The balance of one token (the coin, an asset or a liquidity token). An address without an account ' +
+    method: 'GET',
+    path: '/account/:account/balance/:tokenspec',
+    params: { account: ACCOUNT_OR_NONE },
+    errors: ['EBADADDRESS', 'EINV_ARGS'],
+    doc:
+      'The balance of one token (the coin, an asset or a liquidity token). An address without an account ' +
       '(or an unknown account id) answers zeros with `account: null` and `lookupTrace: null`.',
-    response: named('TokenBalance', obj({
-      account: nullable(Account), balance: obj({ locked: TokenAmount, mempool: TokenAmount, total: TokenAmount }),
-      // Forked assets do not exist (exchange.md §2.6): no lookup ever fails or uses a snapshot.
-      lookupTrace: nullable(obj({ fails: arr(AssetRecord), snapshotHeight: nul })), token: Token,
-    })),
+    response: named(
+      'TokenBalance',
+      obj({
+        account: nullable(Account),
+        balance: obj({ locked: TokenAmount, mempool: TokenAmount, total: TokenAmount }),
+        // Forked assets do not exist (exchange.md §2.6): no lookup ever fails or uses a snapshot.
+        lookupTrace: nullable(obj({ fails: arr(AssetRecord), snapshotHeight: nul })),
+        token: Token,
+      }),
+    ),
     handler: async ({ params, node, view }) => {
       const p = accountParam(params.account);
       const spec = tokenSpecParam(params.tokenspec);
       const a = await findAccount(view, p);
-      const token = (await resolveToken(view, spec)) ?? fail('tokenId' in spec ? 'ETOKIDNOTFOUND' : 'EASSETHASHNOTFOUND', `no token ${quoted(params.tokenspec)}`);
+      const token =
+        (await resolveToken(view, spec)) ?? fail('tokenId' in spec ? 'ETOKIDNOTFOUND' : 'EASSETHASHNOTFOUND', `no token ${quoted(params.tokenspec)}`);
       const b = a === null ? { total: 0n, locked: 0n } : await balanceOf(dbReader(view.db), a.accountId, token.id);
       const mempool = a === null ? 0n : node.mempool.pool.reserved(a.accountId, token.id);
       return {
@@ -68,7 +84,8 @@ export const accountRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/account/richlist/:tokenspec',
+    method: 'GET',
+    path: '/account/richlist/:tokenspec',
     doc: 'The 100 largest holders of a token.',
     response: named('Richlist', obj({ richlist: arr(obj({ address: hexStr(48), balance: TokenAmount })), token: Token })),
     handler: async ({ params, view }) => {
@@ -82,8 +99,9 @@ export const accountRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/account/:account/history/:beforeId',
-    doc: 'An account\'s history, newest first, a page at a time (see [History paging](#history-paging)).',
+    method: 'GET',
+    path: '/account/:account/history/:beforeId',
+    doc: "An account's history, newest first, a page at a time (see [History paging](#history-paging)).",
     response: ActionsByBlock,
     handler: async ({ params, view }) => {
       const p = accountParam(params.account);

@@ -47,19 +47,21 @@ async function storedBlock(view: ReadView, id: string) {
  * the current chain, and its confirmations now. Null when the id names no block (the handler then
  * answers the error).
  */
-const blockAnswerKey = (what: string) => async ({ params, view }: ReadRequest) => {
-  try {
-    const h = await blockHeightOf(view, params.id);
-    return { key: `${what} ${toHex(view.hashAt(h))}`, confirmations: view.length - h + 1 };
-  } catch {
-    return null;
-  }
-};
+const blockAnswerKey =
+  (what: string) =>
+  async ({ params, view }: ReadRequest) => {
+    try {
+      const h = await blockHeightOf(view, params.id);
+      return { key: `${what} ${toHex(view.hashAt(h))}`, confirmations: view.length - h + 1 };
+    } catch {
+      return null;
+    }
+  };
 
 const caches = new WeakMap<ReadServices, BlockCache>();
 const cacheOf = (node: ReadServices): BlockCache => {
   let c = caches.get(node);
-  if (!c) caches.set(node, c = new BlockCache());
+  if (!c) caches.set(node, (c = new BlockCache()));
   return c;
 };
 
@@ -70,7 +72,8 @@ const BinaryAnnotation = named(BINARY_ANNOTATION, obj({ tag: str, beginOffset: i
 
 export const blockRoutes = [
   route({
-    method: 'GET', path: '/chain/block/:id/header',
+    method: 'GET',
+    path: '/chain/block/:id/header',
     doc: 'The header of a block of the current chain, by height or hash.',
     response: named('HeaderResult', obj({ header: HeaderUnixTime, height: int })),
     answerKey: blockAnswerKey('header'),
@@ -80,8 +83,9 @@ export const blockRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/chain/block/:id/binary',
-    doc: 'A block\'s raw bytes (header and body) and the tree of what each byte range is.',
+    method: 'GET',
+    path: '/chain/block/:id/binary',
+    doc: "A block's raw bytes (header and body) and the tree of what each byte range is.",
     response: named('BlockBinary', obj({ bytes: hexStr(), structure: arr(BinaryAnnotation) })),
     answerKey: blockAnswerKey('binary'),
     handler: async ({ params, view }) => {
@@ -92,24 +96,30 @@ export const blockRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/chain/block/:id',
+    method: 'GET',
+    path: '/chain/block/:id',
     doc: 'A block with its header and every transaction and exchange action it contains, as JSON.',
     response: Block,
     answerKey: blockAnswerKey('block'),
     handler: async (req) => {
       const { params, node, view } = req;
       const h = await blockHeightOf(view, params.id);
-      const txs = await cacheOf(node).transactions(view.hashAt(h), async () => {
-        const b = (await view.block(h)) ?? fail('ENOTFOUND', `block ${h} is missing from the store`);
-        return blockTransactions(view.db, h, b.firstHistoryId);
-      }, dbReader(view.db));
+      const txs = await cacheOf(node).transactions(
+        view.hashAt(h),
+        async () => {
+          const b = (await view.block(h)) ?? fail('ENOTFOUND', `block ${h} is missing from the store`);
+          return blockTransactions(view.db, h, b.firstHistoryId);
+        },
+        dbReader(view.db),
+      );
       // A limitSwap's remaining is read at query time: such a block is answered afresh each time.
       if (txs.some((t) => t.kind === 'limitSwap')) req.uncacheable = true;
       return blockView(view, h, txs);
     },
   }),
   route({
-    method: 'GET', path: '/transaction/latest',
+    method: 'GET',
+    path: '/transaction/latest',
     doc: 'The most recent transactions on chain, grouped by block.',
     response: ActionsByBlock,
     answerKey: ({ view }) => tipAnswerKey('latest', view),

@@ -46,7 +46,8 @@ async function fakemine(node: NodeServices, address: Uint8Array): Promise<null> 
   const t = await node.chain.locked(() => node.chain.read((view) => buildTemplate(view, view.db, address, node.now(), node.mempool.pool.all())));
   // On regtest the proof of work costs nothing: the block gets a real one, so that peers take it too.
   if (node.config.network === 'regtest') {
-    const version = powVersionAt(node.chain.params, t.height), v = new DataView(t.header.buffer, t.header.byteOffset);
+    const version = powVersionAt(node.chain.params, t.height),
+      v = new DataView(t.header.buffer, t.header.byteOffset);
     for (let nonce = 0; nonce < REGTEST_POW_TRIES && !powCheck(t.header, version); nonce++) v.setUint32(76, nonce);
   }
   const block = await node.chain.append(t.header, t.body, { now: node.now(), skipPow: true });
@@ -58,7 +59,8 @@ async function fakemine(node: NodeServices, address: Uint8Array): Promise<null> 
 function appendPayload(body: unknown): { height: number; header: Uint8Array; body: Uint8Array; worker: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('EINV_ARGS', 'expected a JSON object {height, header, body, worker?}');
   const b = body as Record<string, unknown>;
-  if (typeof b.height !== 'number' || !Number.isInteger(b.height) || b.height < 0 || b.height > 0xffffffff) fail('EINV_ARGS', 'height must be an unsigned 32-bit integer');
+  if (typeof b.height !== 'number' || !Number.isInteger(b.height) || b.height < 0 || b.height > 0xffffffff)
+    fail('EINV_ARGS', 'height must be an unsigned 32-bit integer');
   if (typeof b.header !== 'string' || typeof b.body !== 'string') fail('EINV_ARGS', 'header and body must be hex strings');
   if (b.worker !== undefined && typeof b.worker !== 'string') fail('EINV_ARGS', 'worker must be a string');
   if (b.height === 0) fail('EZEROHEIGHT');
@@ -69,19 +71,22 @@ function appendPayload(body: unknown): { height: number; header: Uint8Array; bod
 
 export const chainRoutes = [
   route({
-    method: 'GET', path: '/chain/head',
+    method: 'GET',
+    path: '/chain/head',
     doc: 'The tip of the chain: height, hash, the pin a new transaction should use (`pinHeight`, `pinHash`), difficulty and work; `synced` is false while the node is still catching up with its peers.',
     response: named('ChainHeadSynced', obj({ chainHead: ChainHead, synced: bool })),
     handler: ({ node, view }) => ({ chainHead: chainHeadView(view), synced: node.synced() }),
   }),
   route({
-    method: 'GET', path: '/chain/grid',
+    method: 'GET',
+    path: '/chain/grid',
     doc: 'Every 8,640th header of the chain (the grid peers compare to find where chains fork).',
     response: named('Grid', obj({ headers: arr(hexStr(160)) })),
     handler: ({ view }) => ({ headers: gridHeights(view.length).map((h) => toHex(view.rawHeaderAt(h))) }),
   }),
   route({
-    method: 'GET', path: '/chain/block/:height/hash',
+    method: 'GET',
+    path: '/chain/block/:height/hash',
     doc: 'The hash of the block at a height of the current chain (0: the genesis hash).',
     response: Hash,
     handler: ({ params, view }) => {
@@ -91,26 +96,46 @@ export const chainRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/chain/mine/:account',
-    params: { account: 'the address the block reward goes to (48 hex chars)' }, errors: ['EBADADDRESS'],
+    method: 'GET',
+    path: '/chain/mine/:account',
+    params: { account: 'the address the block reward goes to (48 hex chars)' },
+    errors: ['EBADADDRESS'],
     doc: 'A block template paying the reward to `:account`, with the best-paying pending transactions; a miner sets the nonce (and, through the merkle prefix, an extra nonce) and submits it with `POST /chain/append`.',
-    response: named('MiningTask', obj({
-      blockReward: CoinAmount, body: hexStr(), difficulty: num, header: hexStr(160), height: int,
-      merklePrefix: hexStr(), synced: bool, testnet: bool,
-    })),
+    response: named(
+      'MiningTask',
+      obj({
+        blockReward: CoinAmount,
+        body: hexStr(),
+        difficulty: num,
+        header: hexStr(160),
+        height: int,
+        merklePrefix: hexStr(),
+        synced: bool,
+        testnet: bool,
+      }),
+    ),
     handler: async ({ params, node, view }) => {
       const miner = addressParam(params.account);
       // Miners expect the V2 body layout; the reference offers no templates below it on mainnet.
-      if (view.params.name === 'mainnet' && view.length + 1 < NEW_BLOCK_STRUCTURE) fail('ENOTSYNCED', `mainnet templates start at height ${NEW_BLOCK_STRUCTURE}`);
+      if (view.params.name === 'mainnet' && view.length + 1 < NEW_BLOCK_STRUCTURE)
+        fail('ENOTSYNCED', `mainnet templates start at height ${NEW_BLOCK_STRUCTURE}`);
       const t = await template(node, view, miner);
       return {
-        blockReward: coinAmount(t.blockReward), body: toHex(t.body), difficulty: t.difficulty, header: toHex(t.header),
-        height: t.height, merklePrefix: toHex(t.merklePrefix), synced: node.synced(), testnet: node.config.network !== 'mainnet',
+        blockReward: coinAmount(t.blockReward),
+        body: toHex(t.body),
+        difficulty: t.difficulty,
+        header: toHex(t.header),
+        height: t.height,
+        merklePrefix: toHex(t.merklePrefix),
+        synced: node.synced(),
+        testnet: node.config.network !== 'mainnet',
       };
     },
   }),
   route({
-    method: 'POST', path: '/chain/append', changes: 'chain',
+    method: 'POST',
+    path: '/chain/append',
+    changes: 'chain',
     errors: ['EINV_ARGS', 'EZEROHEIGHT', 'EINV_HEX'],
     doc: 'Submits a mined block: body `{"height": N, "header": "<160 hex>", "body": "<hex>", "worker": "name"}` (worker optional). A block that breaks a consensus rule answers the code of that rule (proof of work 10, timestamp 11, merkle root 17, …; see the error table) and changes nothing.',
     response: nul,
@@ -129,14 +154,16 @@ export const chainRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/chain/txcache',
+    method: 'GET',
+    path: '/chain/txcache',
     doc: 'The transaction ids `(accountId, pinHeight, nonceId)` in the replay window: a transaction whose id is listed cannot be included again.',
     response: named('TxCache', arr(obj({ accountId: u64, nonceId: int, pinHeight: int }))),
     answerKey: ({ view }) => tipAnswerKey('txcache', view),
     handler: async ({ view }) => (await listTxIds(view.db)).map((id) => ({ accountId: id.accountId, nonceId: id.nonceId, pinHeight: id.pinHeight })),
   }),
   route({
-    method: 'GET', path: '/chain/hashrate/:window',
+    method: 'GET',
+    path: '/chain/hashrate/:window',
     doc: 'The network hashrate estimated from the last `:window` blocks.',
     response: named('HashrateEstimate', obj({ estimate: u64, nBlocks: int })),
     handler: ({ params, view }) => {
@@ -145,7 +172,8 @@ export const chainRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/chain/signed_snapshot',
+    method: 'GET',
+    path: '/chain/signed_snapshot',
     doc: 'The best signed chain snapshot received from peers; 56 when there is none.',
     response: named('SignedSnapshot', obj({ priority: obj({ height: int, importance: int }), hash: Hash, signature: hexStr(130) })),
     // The best snapshot received from peers (consensus.md §5.6); none yet ⇒ 56.
@@ -155,19 +183,25 @@ export const chainRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/debug/fakemine', changes: 'chain',
+    method: 'GET',
+    path: '/debug/fakemine',
+    changes: 'chain',
     doc: 'Appends a block without proof of work (on regtest with a real one, found at once), paying the all-zero address (testing; any network).',
     response: null,
     handler: ({ node }) => fakemine(node, FAKEMINE_BURN_ADDRESS),
   }),
   route({
-    method: 'GET', path: '/debug/fakemine/:address', changes: 'chain',
+    method: 'GET',
+    path: '/debug/fakemine/:address',
+    changes: 'chain',
     doc: 'Appends a block without proof of work (on regtest with a real one, found at once), paying `:address` (testing; any network).',
     response: null,
     handler: ({ params, node }) => fakemine(node, addressParam(params.address)),
   }),
   route({
-    method: 'GET', path: '/debug/rollback', changes: 'chain',
+    method: 'GET',
+    path: '/debug/rollback',
+    changes: 'chain',
     doc: 'Removes the tip block (testing); its transactions return to the mempool where still valid.',
     response: null,
     handler: async ({ node }) => {

@@ -27,7 +27,8 @@ function nonzeroHeight(text: string, what: string): number {
 
 /** The first height whose timestamp is ≥ t, by bisection over (nearly) increasing timestamps; 1 ≤ result ≤ length. */
 function firstHeightAtOrAfter(chain: ChainReadState, t: number): number {
-  let lo = 1, hi = chain.length;
+  let lo = 1,
+    hi = chain.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (chain.timestampAt(mid) >= t) hi = mid;
@@ -55,8 +56,9 @@ function timeSamples(chain: ChainReadState, from: number, to: number, interval: 
 
 export const chartRoutes = [
   route({
-    method: 'GET', path: '/chart/candles/:asset/:interval',
-    doc: 'Price candles of an asset\'s trades: `[begin, height, open, high, low, close, base volume, quote volume]`; prices (coin per whole asset unit, each trade\'s quote total over its base total, to 18 significant digits) and volumes (exact, in asset and coin units) are decimal texts. Query `from`, `to` (timestamps, inclusive) and `n` (default 100, at most 200): at most two of them.',
+    method: 'GET',
+    path: '/chart/candles/:asset/:interval',
+    doc: "Price candles of an asset's trades: `[begin, height, open, high, low, close, base volume, quote volume]`; prices (coin per whole asset unit, each trade's quote total over its base total, to 18 significant digits) and volumes (exact, in asset and coin units) are decimal texts. Query `from`, `to` (timestamps, inclusive) and `n` (default 100, at most 200): at most two of them.",
     params: { interval: 'candle length: `5m`, `1h` or `1d`' },
     // [begin timestamp, height of the first trade, open, high, low, close, base volume, quote volume]
     response: Candles,
@@ -67,23 +69,31 @@ export const chartRoutes = [
       const q = chartQuery(query, (from, to) => (to - from) / BigInt(seconds));
       const asset = await resolveAsset(view, p);
       const candles = candlesOf(await tradesOf(view.db, asset.id, (h) => view.hashAt(h)), seconds);
-      return candleRows(selectEntries(candles, (c) => c.begin, q), asset.decimals);
+      return candleRows(
+        selectEntries(candles, (c) => c.begin, q),
+        asset.decimals,
+      );
     },
   }),
   route({
-    method: 'GET', path: '/chart/trades/:asset',
-    doc: 'An asset\'s trades per block: `[height, timestamp, base total, quote total]`, the totals exact decimal texts in asset and coin units (the swaps of both sides summed). Query `from`, `to` (heights, inclusive) and `n` (default 100, at most 200): at most two of them.',
+    method: 'GET',
+    path: '/chart/trades/:asset',
+    doc: "An asset's trades per block: `[height, timestamp, base total, quote total]`, the totals exact decimal texts in asset and coin units (the swaps of both sides summed). Query `from`, `to` (heights, inclusive) and `n` (default 100, at most 200): at most two of them.",
     // [height, timestamp, base total, quote total] per block (http-api.md; the reference swaps the first two).
     response: Trades,
     handler: async ({ params, query, view }) => {
       const p = assetParam(params.asset);
       const q = chartQuery(query, (from, to) => to - from);
       const asset = await resolveAsset(view, p);
-      return tradeRows(selectEntries(await tradesOf(view.db, asset.id, (h) => view.hashAt(h)), (t) => t.height, q), asset.decimals);
+      return tradeRows(
+        selectEntries(await tradesOf(view.db, asset.id, (h) => view.hashAt(h)), (t) => t.height, q),
+        asset.decimals,
+      );
     },
   }),
   route({
-    method: 'GET', path: '/chart/hashrate/block/:from/:to/:window',
+    method: 'GET',
+    path: '/chart/hashrate/block/:from/:to/:window',
     doc: 'One hashrate estimate per height from `:from` to `:to`, each over `:window` blocks.',
     response: named('HashrateBlockChart', obj({ range: obj({ begin: int, end: int }), data: arr(num) })),
     handler: ({ params, view }) => {
@@ -91,19 +101,26 @@ export const chartRoutes = [
       const to = nonzeroHeight(params.to, 'to');
       const window = u32Param(params.window, 'window');
       // One estimate per height of [max(from, 2), min(to, tip)]; empty when that is inverted.
-      const begin = Math.max(from, 2), end = Math.min(to, view.length);
+      const begin = Math.max(from, 2),
+        end = Math.min(to, view.length);
       const data: number[] = [];
       for (let h = begin; h <= end; h++) data.push(hashrateDoubleAt(view, h, window));
       return { range: { begin, end }, data };
     },
   }),
   route({
-    method: 'GET', path: '/chart/hashrate/time/:from/:to/:interval',
+    method: 'GET',
+    path: '/chart/hashrate/time/:from/:to/:interval',
     doc: 'Hashrate samples between two timestamps, one every `:interval` seconds.',
     params: { from: 'first Unix timestamp', to: 'last Unix timestamp', interval: 'seconds between samples' },
-    response: named('HashrateTimeChart', obj({
-      range: obj({ begin: int, end: int }), interval: int, data: arr(obj({ hashrate: u64, height: int, timestamp: int })),
-    })),
+    response: named(
+      'HashrateTimeChart',
+      obj({
+        range: obj({ begin: int, end: int }),
+        interval: int,
+        data: arr(obj({ hashrate: u64, height: int, timestamp: int })),
+      }),
+    ),
     handler: ({ params, view }) => {
       const from = u32Param(params.from, 'from');
       const to = u32Param(params.to, 'to');

@@ -12,16 +12,28 @@ const QueuedBatch = named('QueuedBatch', obj({ batchSize: int, leaderRefsSize: i
 
 /** The debug routes; `/debug/json_schemas` describes `table`, the node's whole table (routes/index.ts fills it). */
 export const debugRoutes = (table: readonly Route<any>[]) => [
-  route({ method: 'GET', path: '/debug/json_schemas',
-    doc: 'The JSON Schema of every named response type (the [Types](#types) below).',
-    response: null, raw: true, handler: ({ api }) => generationDocument(GENERATIONS[api], [...table]) }),
   route({
-    method: 'GET', path: '/debug/header_download',
+    method: 'GET',
+    path: '/debug/json_schemas',
+    doc: 'The JSON Schema of every named response type (the [Types](#types) below).',
+    response: null,
+    raw: true,
+    handler: ({ api }) => generationDocument(GENERATIONS[api], [...table]),
+  }),
+  route({
+    method: 'GET',
+    path: '/debug/header_download',
     doc: 'The state of the header download of the sync client.',
-    response: named('HeaderDownload', obj({
-      config: obj({ maxLeaders: int, pendingDepth: int }), leaderListSize: int, minWork: str,
-      queuedBatches: record(QueuedBatch), verifierMapSize: int,
-    })),
+    response: named(
+      'HeaderDownload',
+      obj({
+        config: obj({ maxLeaders: int, pendingDepth: int }),
+        leaderListSize: int,
+        minWork: str,
+        queuedBatches: record(QueuedBatch),
+        verifierMapSize: int,
+      }),
+    ),
     handler: ({ node, view }) => {
       const s = node.p2p()?.sync.status;
       const leader = s?.leader ?? null;

@@ -34,24 +34,28 @@ async function ordersOf(node: ReadServices, view: ReadView, account: AccountPara
 
 export const exchangeRoutes = [
   route({
-    method: 'GET', path: '/asset/complete',
+    method: 'GET',
+    path: '/asset/complete',
     doc: 'Assets whose name starts with `namePrefix` and whose hash starts with `hashPrefix` (query parameters, both optional).',
     response: named('AssetCompletion', obj({ namePrefix: str, hashPrefix: str, match: arr(AssetRecord) })),
     handler: async ({ query, view }) => {
-      const namePrefix = query.namePrefix ?? '', hashPrefix = query.hashPrefix ?? '';
+      const namePrefix = query.namePrefix ?? '',
+        hashPrefix = query.hashPrefix ?? '';
       const match = (await searchAssets(view.db, namePrefix, hashPrefix, ASSET_SEARCH_LIMIT)).map(assetRecord);
       return { namePrefix, hashPrefix, match };
     },
   }),
   route({
-    method: 'GET', path: '/asset/lookup/:asset',
-    doc: 'An asset\'s record: id, hash, name, decimals, creation height, owner, supply.',
+    method: 'GET',
+    path: '/asset/lookup/:asset',
+    doc: "An asset's record: id, hash, name, decimals, creation height, owner, supply.",
     response: AssetRecord,
     handler: async ({ params, view }) => assetRecord(await resolveAsset(view, assetParam(params.asset))),
   }),
   route({
-    method: 'GET', path: '/dex/market/:asset',
-    doc: 'The market of an asset against the coin: the pool, the order book (mempool orders included) and `match`, what the next block\'s matching of the asset would do if it were the block this node would mine now: its template (the best-paying pending transactions the ledger accepts) applied to the ledger by the code that applies every block, so with the block\'s own order loading and cancelations, and no match at all unless the block carries a new order of the asset. Another miner\'s block, or transactions arriving first, can match otherwise. With `--api=0.10`, the reference\'s preview instead: the whole book (mempool orders included) cleared against the pool.',
+    method: 'GET',
+    path: '/dex/market/:asset',
+    doc: "The market of an asset against the coin: the pool, the order book (mempool orders included) and `match`, what the next block's matching of the asset would do if it were the block this node would mine now: its template (the best-paying pending transactions the ledger accepts) applied to the ledger by the code that applies every block, so with the block's own order loading and cancelations, and no match at all unless the block carries a new order of the asset. Another miner's block, or transactions arriving first, can match otherwise. With `--api=0.10`, the reference's preview instead: the whole book (mempool orders included) cleared against the pool.",
     response: Market,
     handler: async ({ params, node, view, api }) => {
       const asset = await resolveAsset(view, assetParam(params.asset));
@@ -66,8 +70,9 @@ export const exchangeRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/account/:account/open_orders',
-    doc: 'An account\'s open orders, per asset (by asset id); each side lists the orders in blocks by transaction id (pinHeight, then nonceId), then the pending ones likewise.',
+    method: 'GET',
+    path: '/account/:account/open_orders',
+    doc: "An account's open orders, per asset (by asset id); each side lists the orders in blocks by transaction id (pinHeight, then nonceId), then the pending ones likewise.",
     response: arr(MarketOrders),
     handler: async ({ params, node, view }) => {
       const byAsset = await ordersOf(node, view, accountParam(params.account));
@@ -81,8 +86,9 @@ export const exchangeRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/account/:account/open_orders/:asset',
-    doc: 'An account\'s open orders in one asset; each side lists the orders in blocks in the order they entered the book, then the pending ones by transaction id.',
+    method: 'GET',
+    path: '/account/:account/open_orders/:asset',
+    doc: "An account's open orders in one asset; each side lists the orders in blocks in the order they entered the book, then the pending ones by transaction id.",
     response: MarketOrders,
     handler: async ({ params, node, view }) => {
       const account = accountParam(params.account);

@@ -13,4 +13,15 @@ import { transactionRoutes } from './transactions.js';
 
 export const ROUTES: Route<any>[] = [];
 // The debug routes describe the whole table, themselves included: they get it to read when asked.
-ROUTES.push(...chainRoutes, ...blockRoutes, ...transactionRoutes, ...accountRoutes, ...exchangeRoutes, ...chartRoutes, ...peerRoutes, ...toolsRoutes, ...debugRoutes(ROUTES), ...loadtestRoutes);
+ROUTES.push(
+  ...chainRoutes,
+  ...blockRoutes,
+  ...transactionRoutes,
+  ...accountRoutes,
+  ...exchangeRoutes,
+  ...chartRoutes,
+  ...peerRoutes,
+  ...toolsRoutes,
+  ...debugRoutes(ROUTES),
+  ...loadtestRoutes,
+);

@@ -6,8 +6,15 @@ import { connectionParam } from './peers.js';
 
 const modes = { header_request: 'header', block_request: 'block', disable: null } as const;
 
-export const loadtestRoutes = Object.entries(modes).map(([name, mode]) => route({
-  method: 'GET', path: `/loadtest/${name}/:conn_id`, response: null,
-  doc: mode ? `Starts a load test on a peer connection: repeated ${mode} requests (p2p.md §6).` : 'Stops the load test on a peer connection.',
-  handler: (req) => { setLoadTest(connectionParam(req, 'conn_id'), mode); return null; },
-}));
+export const loadtestRoutes = Object.entries(modes).map(([name, mode]) =>
+  route({
+    method: 'GET',
+    path: `/loadtest/${name}/:conn_id`,
+    response: null,
+    doc: mode ? `Starts a load test on a peer connection: repeated ${mode} requests (p2p.md §6).` : 'Stops the load test on a peer connection.',
+    handler: (req) => {
+      setLoadTest(connectionParam(req, 'conn_id'), mode);
+      return null;
+    },
+  }),
+);

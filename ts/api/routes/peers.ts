@@ -8,8 +8,16 @@ import type { ReadServices } from '../services.js';
 import { u32Param } from '../params.js';
 import { arr, int, named, obj, str, tuple } from '../schema.js';
 import {
-  ConnectedPeer, ConnectionSchedule, PeerConnection, ThrottledPeer, Transmission,
-  connectedPeerView, connectionScheduleView, connectionView, throttleView, transmissionView,
+  ConnectedPeer,
+  ConnectionSchedule,
+  PeerConnection,
+  ThrottledPeer,
+  Transmission,
+  connectedPeerView,
+  connectionScheduleView,
+  connectionView,
+  throttleView,
+  transmissionView,
 } from '../views/peers.js';
 
 /** The connection `:id` names (unknown ⇒ 56, http-api-details.md §2.3). */
@@ -22,7 +30,8 @@ const EMPTY_SCHEDULE = { connectedVerified: [], disconnectedVerified: [], feeler
 
 export const peerRoutes = [
   route({
-    method: 'GET', path: '/peers/ip_count',
+    method: 'GET',
+    path: '/peers/ip_count',
     doc: 'Connected peers per IP address.',
     response: named('IpCount', arr(tuple<[string, number]>(str, int))),
     handler: ({ node }) => {
@@ -32,20 +41,26 @@ export const peerRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/peers/banned',
+    method: 'GET',
+    path: '/peers/banned',
     doc: 'Banned IP addresses, until when (Unix seconds) and why.',
     response: arr(named('BannedPeer', obj({ banuntil: int, ip: str, reason: str }))),
-    handler: ({ node }) => (node.p2p()?.manager.bans.active(Date.now()) ?? [])
-      .map((b) => ({ banuntil: Math.floor(b.untilMs / 1000), ip: b.key, reason: b.name })),
+    handler: ({ node }) =>
+      (node.p2p()?.manager.bans.active(Date.now()) ?? []).map((b) => ({ banuntil: Math.floor(b.untilMs / 1000), ip: b.key, reason: b.name })),
   }),
   route({
-    method: 'GET', path: '/peers/unban',
+    method: 'GET',
+    path: '/peers/unban',
     doc: 'Lifts every ban.',
     response: null,
-    handler: ({ node }) => { node.p2p()?.manager.bans.unbanAll(); return null; },
+    handler: ({ node }) => {
+      node.p2p()?.manager.bans.unbanAll();
+      return null;
+    },
   }),
   route({
-    method: 'GET', path: '/peers/offenses/:page',
+    method: 'GET',
+    path: '/peers/offenses/:page',
     doc: 'Recorded peer offenses, 100 per page.',
     response: arr(named('PeerOffense', obj({ ip: str, offense: str, time: int }))),
     handler: ({ node, params }) => {
@@ -55,7 +70,8 @@ export const peerRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/peers/connected',
+    method: 'GET',
+    path: '/peers/connected',
     doc: 'The connected peers: the connection, the chain each announced (length, work, where it forks from ours) and leader priorities.',
     response: arr(ConnectedPeer),
     handler: ({ node }) => {
@@ -64,41 +80,53 @@ export const peerRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/peers/connected/connection',
-    doc: 'The connected peers\' connection details.',
+    method: 'GET',
+    path: '/peers/connected/connection',
+    doc: "The connected peers' connection details.",
     response: arr(PeerConnection),
     handler: ({ node }) => (node.p2p()?.manager.all() ?? []).map(connectionView),
   }),
   route({
-    method: 'GET', path: '/peers/connection_schedule',
+    method: 'GET',
+    path: '/peers/connection_schedule',
     doc: 'The outbound connection schedule: verified addresses (connected or not) and feelers.',
     response: ConnectionSchedule,
     handler: ({ node }) => connectionScheduleView(node.p2p()?.manager.schedule.view() ?? EMPTY_SCHEDULE, Date.now()),
   }),
   route({
-    method: 'GET', path: '/peers/disconnect/:id',
+    method: 'GET',
+    path: '/peers/disconnect/:id',
     doc: 'Closes a peer connection.',
-    params: { id: 'a connection id (see `/peers/connected`)' }, errors: ['EINV_ARGS', 'ENOTFOUND'], response: null,
-    handler: (req) => { connectionParam(req, 'id').close(new NodeError('EAPICMD', 'disconnected by /peers/disconnect')); return null; },
+    params: { id: 'a connection id (see `/peers/connected`)' },
+    errors: ['EINV_ARGS', 'ENOTFOUND'],
+    response: null,
+    handler: (req) => {
+      connectionParam(req, 'id').close(new NodeError('EAPICMD', 'disconnected by /peers/disconnect'));
+      return null;
+    },
   }),
   route({
-    method: 'GET', path: '/peers/throttled',
+    method: 'GET',
+    path: '/peers/throttled',
     doc: 'Peers whose requests are currently throttled.',
     response: arr(ThrottledPeer),
     handler: ({ node }) => {
       const now = Date.now();
-      return (node.p2p()?.manager.connected() ?? []).filter((p) => p.throttle.delayMs(now) > 0)
+      return (node.p2p()?.manager.connected() ?? [])
+        .filter((p) => p.throttle.delayMs(now) > 0)
         .map((p) => ({ connection: { endpoint: `tcp://${p.address}`, id: p.id }, throttle: throttleView(p, now) }));
     },
   }),
   route({
-    method: 'GET', path: '/peers/transmission_hours',
+    method: 'GET',
+    path: '/peers/transmission_hours',
     doc: 'Bytes received and sent per peer host, per hour.',
     response: Transmission,
     handler: ({ node }) => transmissionView(node.p2p()?.manager.transmission.view('h') ?? {}),
   }),
   route({
-    method: 'GET', path: '/peers/transmission_minutes',
+    method: 'GET',
+    path: '/peers/transmission_minutes',
     doc: 'Bytes received and sent per peer host, per minute.',
     response: Transmission,
     handler: ({ node }) => transmissionView(node.p2p()?.manager.transmission.view('m') ?? {}),

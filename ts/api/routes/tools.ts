@@ -24,20 +24,24 @@ function wallet(sk: Uint8Array) {
 const MAX_ASSET_DECIMALS = 18;
 
 function formatUptime(seconds: number): string {
-  const d = Math.floor(seconds / 86400), h = Math.floor((seconds % 86400) / 3600);
-  const m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+  const d = Math.floor(seconds / 86400),
+    h = Math.floor((seconds % 86400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60),
+    s = seconds % 60;
   return `${d}d ${h}h ${m}m ${s}s`;
 }
 
 export const toolsRoutes = [
   route({
-    method: 'GET', path: '/tools/encode16bit/from_e8/:feeE8',
+    method: 'GET',
+    path: '/tools/encode16bit/from_e8/:feeE8',
     doc: 'Rounds a fee in E8 to the nearest value of the 16-bit fee code (fees must be exactly representable).',
     response: Encode16bit,
     handler: ({ params }) => encode16bit(u64Param(params.feeE8, 'feeE8')),
   }),
   route({
-    method: 'GET', path: '/tools/encode16bit/from_string/:string',
+    method: 'GET',
+    path: '/tools/encode16bit/from_string/:string',
     doc: 'Rounds a decimal coin fee to the nearest value of the 16-bit fee code.',
     response: Encode16bit,
     handler: ({ params }) => {
@@ -47,7 +51,8 @@ export const toolsRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/tools/parse_price/:price/:decimals',
+    method: 'GET',
+    path: '/tools/parse_price/:price/:decimals',
     doc: 'The 3-byte price codes nearest below (floor) and above (ceil) a decimal price, for an asset of `:decimals` decimals; `hex` is what `limitSwap` takes as `limit`. A leading `+`, spaces, hex and inf/nan are refused (129).',
     response: named('ParsedPrice', obj({ decimals: int, floor: Price, ceil: Price })),
     handler: ({ params }) => {
@@ -59,13 +64,20 @@ export const toolsRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/tools/info',
-    doc: 'The node\'s version, uptime and database paths and size.',
-    response: named('NodeInfo', obj({
-      chainDBPath: str, dbSize: u64, peersDBPath: str, rxtxDBPath: str,
-      uptime: obj({ formatted: str, seconds: int, since: int }),
-      version: obj({ commit: str, major: int, minor: int, patch: int, name: str }),
-    })),
+    method: 'GET',
+    path: '/tools/info',
+    doc: "The node's version, uptime and database paths and size.",
+    response: named(
+      'NodeInfo',
+      obj({
+        chainDBPath: str,
+        dbSize: u64,
+        peersDBPath: str,
+        rxtxDBPath: str,
+        uptime: obj({ formatted: str, seconds: int, since: int }),
+        version: obj({ commit: str, major: int, minor: int, patch: int, name: str }),
+      }),
+    ),
     handler: async ({ node }) => {
       const seconds = Math.max(0, Math.floor(Date.now() / 1000) - node.startedAt);
       return {
@@ -79,13 +91,15 @@ export const toolsRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/tools/wallet/new',
+    method: 'GET',
+    path: '/tools/wallet/new',
     doc: 'A new random key pair and its address. The private key travels over HTTP: use it on a trusted connection only.',
     response: Wallet,
     handler: () => wallet(randomPrivateKey()),
   }),
   route({
-    method: 'GET', path: '/tools/wallet/from_privkey/:privkey',
+    method: 'GET',
+    path: '/tools/wallet/from_privkey/:privkey',
     doc: 'The public key and address of a private key.',
     response: Wallet,
     handler: ({ params }) => {
@@ -95,7 +109,8 @@ export const toolsRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/tools/janushash_number/:headerhex',
+    method: 'GET',
+    path: '/tools/janushash_number/:headerhex',
     doc: 'The janushash proof-of-work value of an 80-byte header.',
     response: named('JanushashNumber', obj({ janushashNumber: num })),
     handler: ({ params }) => {
@@ -106,7 +121,8 @@ export const toolsRoutes = [
   }),
   route({
     // Up to :number verified peer addresses, sampled as for pongs (p2p.md §4.1, §4.7; details §9.8).
-    method: 'GET', path: '/tools/sample_verified_peers/:number',
+    method: 'GET',
+    path: '/tools/sample_verified_peers/:number',
     doc: 'Up to `:number` verified peer addresses, sampled at random.',
     response: arr(str),
     handler: ({ node, params }) => {
@@ -115,7 +131,8 @@ export const toolsRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/transaction/minfee',
+    method: 'GET',
+    path: '/transaction/minfee',
     doc: 'The minimum fee the mempool accepts now.',
     response: named('MinFee', obj({ minFee: CompactFee })),
     handler: ({ node }) => {

@@ -17,7 +17,7 @@ const MEMPOOL_LISTING_LIMIT = 2000;
 /** `txs` by fee, highest first, oldest first among equal fees (Mempool.all), with each equal-fee run reversed. */
 function newestFirstAmongEqualFees<T extends { feeCode: number }>(txs: T[]): T[] {
   const out: T[] = [];
-  for (let i = 0; i < txs.length;) {
+  for (let i = 0; i < txs.length; ) {
     let end = i;
     while (end < txs.length && txs[end].feeCode === txs[i].feeCode) end++;
     for (let k = end - 1; k >= i; k--) out.push(txs[k]);
@@ -30,14 +30,47 @@ const Mined = named('Mined', obj({ historyId: u64, block: obj({ height: int, has
 
 export const transactionRoutes = [
   route({
-    method: 'POST', path: '/transaction/add', changes: 'mempool',
+    method: 'POST',
+    path: '/transaction/add',
+    changes: 'mempool',
     // The request parser's and the mempool's codes (test/docs checks this list against their sources).
     errors: [
-      'ETXTYPE', 'EBADHEIGHT', 'EBADNONCE', 'EBADFEE',
-      'EINV_FUNDS', 'EINEXACTFEE', 'EBADADDRESS', 'EBADAMOUNT', 'EZEROWART', 'EPARSEHASH', 'EBADLIQUIDITYFLAG', 'EBADBUYFLAG', 'EBADPRICE', 'EBADCANCELHEIGHT', 'ECANCLHNOPINH', 'EBADCANCELNONCE', 'EBADASSETUNITS', 'EBADASSETDECIMALS', 'EASSETNAME', 'EPARSESIG',
-      'ECORRUPTEDSIG', 'EPINHEIGHT', 'ESELFSEND', 'EADDRNOTFOUND', 'ENONCE', 'EMINFEE', 'EZEROAMOUNT', 'EZEROBASEQUOTE', 'ECANCELSELF', 'ECANCELFUTURE', 'EINV_SUPPLY', 'EASSETHASHNOTFOUND', 'EBALANCE', 'ETOKBALANCE',
+      'ETXTYPE',
+      'EBADHEIGHT',
+      'EBADNONCE',
+      'EBADFEE',
+      'EINV_FUNDS',
+      'EINEXACTFEE',
+      'EBADADDRESS',
+      'EBADAMOUNT',
+      'EZEROWART',
+      'EPARSEHASH',
+      'EBADLIQUIDITYFLAG',
+      'EBADBUYFLAG',
+      'EBADPRICE',
+      'EBADCANCELHEIGHT',
+      'ECANCLHNOPINH',
+      'EBADCANCELNONCE',
+      'EBADASSETUNITS',
+      'EBADASSETDECIMALS',
+      'EASSETNAME',
+      'EPARSESIG',
+      'ECORRUPTEDSIG',
+      'EPINHEIGHT',
+      'ESELFSEND',
+      'EADDRNOTFOUND',
+      'ENONCE',
+      'EMINFEE',
+      'EZEROAMOUNT',
+      'EZEROBASEQUOTE',
+      'ECANCELSELF',
+      'ECANCELFUTURE',
+      'EINV_SUPPLY',
+      'EASSETHASHNOTFOUND',
+      'EBALANCE',
+      'ETOKBALANCE',
     ],
-    doc: 'Submits a signed transaction (see [Transactions](#transactions)); answers its hash once the mempool has admitted it. A member that is missing or malformed answers its code (first bad member wins), then the mempool\'s checks (pin window, signature, balance, fee) answer theirs.',
+    doc: "Submits a signed transaction (see [Transactions](#transactions)); answers its hash once the mempool has admitted it. A member that is missing or malformed answers its code (first bad member wins), then the mempool's checks (pin window, signature, balance, fee) answer theirs.",
     response: named('TxHash', obj({ txHash: hexStr(64) })),
     handler: async ({ body, node }) => {
       const tx = await node.mempool.add(parseTxRequest(body));
@@ -45,13 +78,15 @@ export const transactionRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/transaction/mempool',
+    method: 'GET',
+    path: '/transaction/mempool',
     doc: 'The pending transactions, best-paying first, the latest arrival first among equal fees, as the reference lists them (at most 2,000).',
     response: arr(MempoolEntry),
     handler: ({ node, view }) => mempoolEntries(dbReader(view.db), newestFirstAmongEqualFees(node.mempool.pool.all()).slice(0, MEMPOOL_LISTING_LIMIT)),
   }),
   route({
-    method: 'GET', path: '/account/:account/mempool',
+    method: 'GET',
+    path: '/account/:account/mempool',
     doc: 'The pending transactions an account has sent, by transaction id (pinHeight, then nonceId), as the reference lists them.',
     response: arr(MempoolEntry),
     handler: async ({ params, node, view }) => {
@@ -62,11 +97,18 @@ export const transactionRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/transaction/lookup/:txid',
+    method: 'GET',
+    path: '/transaction/lookup/:txid',
     doc: 'A transaction by hash: pending in the mempool, or mined (with its block).',
-    response: named('TransactionLookup', obj({
-      confirmations: int, mined: nullable(Mined), type: str, transaction: AnyTransaction,
-    })),
+    response: named(
+      'TransactionLookup',
+      obj({
+        confirmations: int,
+        mined: nullable(Mined),
+        type: str,
+        transaction: AnyTransaction,
+      }),
+    ),
     // A mined transaction's answer is kept as written bytes per block (answer_cache.ts); a pending one is built
     // each time, and so is a limitSwap's (its `processed.remaining` is read when asked, exchange.md §5.3).
     answerKey: async ({ params, node, view: c }) => {
@@ -93,7 +135,9 @@ export const transactionRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/settings/mempool/minfee/:feeE8', changes: 'mempool',
+    method: 'GET',
+    path: '/settings/mempool/minfee/:feeE8',
+    changes: 'mempool',
     doc: 'Sets the minimum mempool fee (rounded up to the 16-bit fee grid) and drops the pending transactions paying less; answers how many were dropped.',
     response: named('MinFeeDeleted', obj({ deleted: int })),
     handler: ({ params, node }) => ({ deleted: node.mempool.setMinFee(u64Param(params.feeE8, 'feeE8')) }),

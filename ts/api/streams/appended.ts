@@ -10,7 +10,11 @@ import { Block, blockView } from '../views/block.js';
 export type BlockView = Infer<typeof Block>;
 
 /** A block appended since the last publication, with what was read of it. */
-export interface Appended { height: number; txs: MinedTransaction[] | null; view: BlockView | null }
+export interface Appended {
+  height: number;
+  txs: MinedTransaction[] | null;
+  view: BlockView | null;
+}
 
 /** The entries of block `height` of `view`, or null when it does not have it. */
 export async function transactionsAt(view: ReadView, height: number): Promise<MinedTransaction[] | null> {

@@ -28,7 +28,9 @@ export class ChainTopic {
   /** The last blocks as last published or loaded (oldest first); null until someone subscribes. */
   private latest: BlockView[] | null = null;
 
-  get loaded(): boolean { return this.latest !== null; }
+  get loaded(): boolean {
+    return this.latest !== null;
+  }
 
   /** The topic's state on `view`, kept from now on. */
   async load(view: ReadView): Promise<StreamEventBody<'chain.state'>> {
@@ -51,8 +53,10 @@ export class ChainTopic {
       // A first subscription loads the last blocks itself, possibly after some of these changes.
       const covered = rollbackTo === null ? this.latest.reduce((m, v) => Math.max(m, v.height), 0) : 0;
       const fresh = views.filter((v) => v.height > covered);
-      let latest = this.latest.filter((v) => v.height <= (rollbackTo ?? Infinity) && v.height < (appended[0]?.height ?? Infinity))
-        .concat(views).slice(-CHAIN_STATE_BLOCKS);
+      let latest = this.latest
+        .filter((v) => v.height <= (rollbackTo ?? Infinity) && v.height < (appended[0]?.height ?? Infinity))
+        .concat(views)
+        .slice(-CHAIN_STATE_BLOCKS);
       const want = Math.min(CHAIN_STATE_BLOCKS, len);
       if (latest.length < want) latest = (await blockViews(view, len - want + 1, (latest[0]?.height ?? len + 1) - 1)).concat(latest);
       latest = latest.map(current);

@@ -5,7 +5,10 @@ import type { PeerManager } from '../../p2p/peer_manager.js';
 import type { ConnectionView, StreamEventBody } from './events.js';
 
 const connectionView = (p: Peer): ConnectionView => ({
-  id: p.id, since: Math.floor(p.conn.since / 1000), peerAddr: p.address, inbound: p.conn.inbound,
+  id: p.id,
+  since: Math.floor(p.conn.since / 1000),
+  peerAddr: p.address,
+  inbound: p.conn.inbound,
 });
 
 export type ConnectionEvent =

@@ -22,12 +22,20 @@ export const MAX_ACCOUNTS_PER_CLIENT = 64;
 export const STREAM_PATH = '/stream';
 export const CHAIN_DELTA_PATH = '/ws/chain_delta';
 
-interface Request { action: 'subscribe' | 'unsubscribe'; topic: Topic; address?: Uint8Array }
+interface Request {
+  action: 'subscribe' | 'unsubscribe';
+  topic: Topic;
+  address?: Uint8Array;
+}
 
 /** A `/stream` request `{action, topic, params?: {address}}`, or null when malformed (§6.1). */
 export function parseStreamRequest(text: string): Request | null {
   let j: unknown;
-  try { j = JSON.parse(text); } catch { return null; }
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return null;
+  }
   if (typeof j !== 'object' || j === null) return null;
   const { action, topic, params } = j as Record<string, unknown>;
   if (action !== 'subscribe' && action !== 'unsubscribe') return null;
@@ -50,10 +58,23 @@ export function attachStreams(server: Server, hub: StreamHub, log: (line: string
     const path = (req.url ?? '').split('?')[0];
     const protocol = (req.headers.upgrade ?? '').toLowerCase();
     if (protocol !== 'websocket') {
-      return refuseOnSocket(server, socket, 404, new NodeError('ENOTFOUND', `no upgrade to ${quoted(req.headers.upgrade ?? '')}: the node speaks HTTP/1.1, and WebSocket on ${STREAM_PATH} and ${CHAIN_DELTA_PATH}`));
+      return refuseOnSocket(
+        server,
+        socket,
+        404,
+        new NodeError(
+          'ENOTFOUND',
+          `no upgrade to ${quoted(req.headers.upgrade ?? '')}: the node speaks HTTP/1.1, and WebSocket on ${STREAM_PATH} and ${CHAIN_DELTA_PATH}`,
+        ),
+      );
     }
     if (path !== STREAM_PATH && path !== CHAIN_DELTA_PATH) {
-      return refuseOnSocket(server, socket, 404, new NodeError('ENOTFOUND', `no WebSocket at ${quoted(path)}: the streams are ${STREAM_PATH} and ${CHAIN_DELTA_PATH}`));
+      return refuseOnSocket(
+        server,
+        socket,
+        404,
+        new NodeError('ENOTFOUND', `no WebSocket at ${quoted(path)}: the streams are ${STREAM_PATH} and ${CHAIN_DELTA_PATH}`),
+      );
     }
     const wait = admit(req);
     if (wait > 0) {

@@ -8,8 +8,7 @@ import { Block, PartialBlock } from '../views/block.js';
 import { ChainHead } from '../views/chain_head.js';
 
 /** `{event, type}` with a fixed `type` (clients.md §6.1). */
-const streamEvent = <T>(type: string, event: Shape<T>) =>
-  named(`StreamEvent.${type}`, obj({ event, type: strMatching(`^${type.replace('.', '\\.')}$`) }));
+const streamEvent = <T>(type: string, event: Shape<T>) => named(`StreamEvent.${type}`, obj({ event, type: strMatching(`^${type.replace('.', '\\.')}$`) }));
 
 const Address = hexStr(48);
 const Connection = named('StreamConnection', obj({ id: int, since: int, peerAddr: str, inbound: bool }));
@@ -29,9 +28,14 @@ export const STREAM_EVENTS = {
   'minerdist.state': streamEvent('minerdist.state', obj({ counts: arr(MinerCount) })),
   'minerdist.delta': streamEvent('minerdist.delta', obj({ deltas: arr(MinerCount) })),
   'account.state': streamEvent('account.state', obj({ address: Address, history: arr(PartialBlock) })),
-  'account.delta': streamEvent('account.delta', obj({
-    address: Address, balance: obj({ total: CoinAmount, locked: CoinAmount, mempool: CoinAmount }), history: arr(PartialBlock),
-  })),
+  'account.delta': streamEvent(
+    'account.delta',
+    obj({
+      address: Address,
+      balance: obj({ total: CoinAmount, locked: CoinAmount, mempool: CoinAmount }),
+      history: arr(PartialBlock),
+    }),
+  ),
 } as const;
 
 export type StreamEventType = keyof typeof STREAM_EVENTS;

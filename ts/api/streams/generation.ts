@@ -12,9 +12,15 @@ type Obj = Record<string, any>;
 
 /** Contract body sections and their BlockWS names (D json.cpp:109-135). */
 const WS_SECTIONS: [string, string][] = [
-  ['reward', 'rewards'], ['coinTransfer', 'wartTransfers'], ['tokenTransfer', 'tokenTransfers'], ['limitSwap', 'newOrders'],
-  ['match', 'matches'], ['liquidityDeposit', 'liquidityDeposits'], ['liquidityWithdrawal', 'liquidityWithdrawals'],
-  ['assetCreation', 'assetCreations'], ['cancelation', 'cancelations'],
+  ['reward', 'rewards'],
+  ['coinTransfer', 'wartTransfers'],
+  ['tokenTransfer', 'tokenTransfers'],
+  ['limitSwap', 'newOrders'],
+  ['match', 'matches'],
+  ['liquidityDeposit', 'liquidityDeposits'],
+  ['liquidityWithdrawal', 'liquidityWithdrawals'],
+  ['assetCreation', 'assetCreations'],
+  ['cancelation', 'cancelations'],
 ];
 const named10 = (contractKey: string) => V0_10.keys[contractKey] ?? contractKey;
 
@@ -23,8 +29,12 @@ const entryWs = (e: Obj): Obj => ({
   historyId: e.historyId,
 });
 
-const object = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema =>
-  ({ type: 'object', properties, required, additionalProperties: false });
+const object = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
 
 function entryWsSchema(entryRef: string): JsonSchema {
   const entry = schemaOf(entryRef) as Obj;
@@ -45,7 +55,11 @@ const BLOCK_WS: Reshape = {
     }
     return {
       header: headerAt(header8(h, h.time.timestamp, h.time.UTC, h.pow.verusV2_2), b.height, ctx),
-      body, timestamp: h.time.timestamp, utc: h.time.UTC, confirmations: b.confirmations, height: b.height,
+      body,
+      timestamp: h.time.timestamp,
+      utc: h.time.UTC,
+      confirmations: b.confirmations,
+      height: b.height,
     };
   },
   schema: (s: Obj) => {

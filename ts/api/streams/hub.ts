@@ -35,7 +35,10 @@ export type Topic = 'chain' | 'connection' | 'log' | 'minerdist' | 'account';
 export const TOPICS: readonly Topic[] = ['chain', 'connection', 'log', 'minerdist', 'account'];
 
 /** What settled chain changes did, merged, until they are published. */
-interface Changes { appended: number[]; rollbackTo: number | null }
+interface Changes {
+  appended: number[];
+  rollbackTo: number | null;
+}
 
 const noChanges = (): Changes => ({ appended: [], rollbackTo: null });
 
@@ -89,12 +92,19 @@ export class StreamHub {
     chain.onBeforeRollback((b) => (this.accounts.size ? chain.read((view) => this.accountTopic.rollingBack(view, b)) : Promise.resolve()));
     chain.onSettled(async () => this.settled());
     // The log and the peers are read when they change, not from the chain: sent as they come.
-    this.logTopic.watch(() => this.topics.get('log')!.size > 0, (line) => this.broadcastNow('log', 'log.line', line));
+    this.logTopic.watch(
+      () => this.topics.get('log')!.size > 0,
+      (line) => this.broadcastNow('log', 'log.line', line),
+    );
   }
 
   /** Reports peers joining and leaving to `connection` subscribers. */
   attachPeers(manager: PeerManager): void {
-    this.connectionTopic.attach(manager, () => this.topics.get('connection')!.size > 0, (e) => this.broadcastNow('connection', e.type, e.event));
+    this.connectionTopic.attach(
+      manager,
+      () => this.topics.get('connection')!.size > 0,
+      (e) => this.broadcastNow('connection', e.type, e.event),
+    );
   }
 
   // ---- subscriptions ----
@@ -103,18 +113,28 @@ export class StreamHub {
   subscribe(sub: Subscriber, topic: Topic, address?: Uint8Array): void {
     switch (topic) {
       case 'chain':
-        this.ensureChain().then(() => this.published()).then(() => this.post(() => {
-          if (!sub.open) return;
-          sub.send(this.chainStateText!);
-          this.topics.get('chain')!.add(sub);
-        }), (e) => this.failed(sub, e));
+        this.ensureChain()
+          .then(() => this.published())
+          .then(
+            () =>
+              this.post(() => {
+                if (!sub.open) return;
+                sub.send(this.chainStateText!);
+                this.topics.get('chain')!.add(sub);
+              }),
+            (e) => this.failed(sub, e),
+          );
         return;
       case 'minerdist':
-        this.ensureMiners().then(() => this.post(() => {
-          if (!sub.open) return;
-          sub.send(this.textNow('minerdist.state', { counts: this.minerCounts }));
-          this.topics.get('minerdist')!.add(sub);
-        }), (e) => this.failed(sub, e));
+        this.ensureMiners().then(
+          () =>
+            this.post(() => {
+              if (!sub.open) return;
+              sub.send(this.textNow('minerdist.state', { counts: this.minerCounts }));
+              this.topics.get('minerdist')!.add(sub);
+            }),
+          (e) => this.failed(sub, e),
+        );
         return;
       case 'connection':
         return this.post(() => {
@@ -149,7 +169,9 @@ export class StreamHub {
 
   /** `/ws/chain_delta`: every block appended and every rollback (clients.md §6.2). */
   subscribeChainDelta(sub: Subscriber): void {
-    this.post(() => { if (sub.open) this.deltaSubscribers.add(sub); });
+    this.post(() => {
+      if (sub.open) this.deltaSubscribers.add(sub);
+    });
   }
 
   /** Forgets a closed client everywhere. */
@@ -170,20 +192,32 @@ export class StreamHub {
   /** Loads the chain topic's state once, from one view. */
   private ensureChain(): Promise<void> {
     if (this.chainTopic.loaded) return Promise.resolve();
-    this.chainLoading ??= this.chain.read(async (view) => {
-      const text = this.text(view, 'chain.state', await this.chainTopic.load(view));
-      this.post(() => { this.chainStateText = text; });
-    }).finally(() => { this.chainLoading = null; });
+    this.chainLoading ??= this.chain
+      .read(async (view) => {
+        const text = this.text(view, 'chain.state', await this.chainTopic.load(view));
+        this.post(() => {
+          this.chainStateText = text;
+        });
+      })
+      .finally(() => {
+        this.chainLoading = null;
+      });
     return this.chainLoading;
   }
 
   private ensureMiners(): Promise<void> {
     if (this.miners) return Promise.resolve();
-    this.minersLoading ??= this.chain.read(async (view) => {
-      this.miners = await MinerWindow.load(view);
-      const counts = this.miners.state();
-      this.post(() => { this.minerCounts = counts; });
-    }).finally(() => { this.minersLoading = null; });
+    this.minersLoading ??= this.chain
+      .read(async (view) => {
+        this.miners = await MinerWindow.load(view);
+        const counts = this.miners.state();
+        this.post(() => {
+          this.minerCounts = counts;
+        });
+      })
+      .finally(() => {
+        this.minersLoading = null;
+      });
     return this.minersLoading;
   }
 
@@ -191,8 +225,14 @@ export class StreamHub {
 
   /** Some topic shows blocks or what is in them: appended heights are worth noting. */
   private get wantsBlocks(): boolean {
-    return this.chainTopic.loaded || this.chainLoading !== null || this.deltaSubscribers.size > 0 || this.accounts.size > 0
-      || this.miners !== null || this.minersLoading !== null;
+    return (
+      this.chainTopic.loaded ||
+      this.chainLoading !== null ||
+      this.deltaSubscribers.size > 0 ||
+      this.accounts.size > 0 ||
+      this.miners !== null ||
+      this.minersLoading !== null
+    );
   }
 
   private chainChanged(e: ChainEvent): void {
@@ -226,7 +266,8 @@ export class StreamHub {
   private published(): Promise<void> {
     const seq = this.settledSeq;
     if (this.publishedSeq >= seq) return Promise.resolve();
-    if (this.flushTimer && !this.flushing) { // no need to wait out the spacing for this
+    if (this.flushTimer && !this.flushing) {
+      // no need to wait out the spacing for this
       clearTimeout(this.flushTimer);
       this.flushTimer = null;
       this.flush().catch((e) => process.stderr.write(`stream publication failed: ${(e as Error)?.stack ?? e}\n`));
@@ -236,10 +277,13 @@ export class StreamHub {
 
   private scheduleFlush(): void {
     if (this.flushTimer || this.flushing) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      this.flush().catch((e) => process.stderr.write(`stream publication failed: ${(e as Error)?.stack ?? e}\n`));
-    }, Math.max(0, this.lastFlushMs + FLUSH_MS - Date.now()));
+    this.flushTimer = setTimeout(
+      () => {
+        this.flushTimer = null;
+        this.flush().catch((e) => process.stderr.write(`stream publication failed: ${(e as Error)?.stack ?? e}\n`));
+      },
+      Math.max(0, this.lastFlushMs + FLUSH_MS - Date.now()),
+    );
   }
 
   /** Publishes the unpublished changes, each topic read from one read view of the chain as it is now (no lock). */
@@ -269,25 +313,33 @@ export class StreamHub {
     const chain = await this.chainTopic.publish(view, appended, u.rollbackTo, this.deltaSubscribers.size > 0);
     if (chain.state) {
       const text = this.text(view, 'chain.state', chain.state);
-      this.post(() => { this.chainStateText = text; });
+      this.post(() => {
+        this.chainStateText = text;
+      });
     }
     if (chain.event) this.broadcast('chain', this.text(view, chain.event.type, chain.event.event));
     if (chain.deltas.length) {
       const messages = chain.deltas.map((m) => this.deltaText(view, m.type, m.data));
-      this.post(() => { for (const m of messages) for (const s of this.deltaSubscribers) s.send(m); });
+      this.post(() => {
+        for (const m of messages) for (const s of this.deltaSubscribers) s.send(m);
+      });
     }
 
     if (this.miners) {
       const deltas = await this.miners.follow(view);
       const counts = this.miners.state();
-      this.post(() => { this.minerCounts = counts; });
+      this.post(() => {
+        this.minerCounts = counts;
+      });
       if (deltas.length) this.broadcast('minerdist', this.text(view, 'minerdist.delta', { deltas }));
     }
 
     for (const address of this.accountTopic.touched(appended)) {
       if (!this.accounts.has(address)) continue;
       const text = this.text(view, 'account.delta', await this.accountTopic.delta(view, address, appended));
-      this.post(() => { for (const s of this.accounts.get(address) ?? []) s.send(text); });
+      this.post(() => {
+        for (const s of this.accounts.get(address) ?? []) s.send(text);
+      });
     }
   }
 
@@ -309,14 +361,19 @@ export class StreamHub {
 
   /** Sends a written message to a topic's subscribers, in outbox order. */
   private broadcast(topic: Exclude<Topic, 'account'>, text: Buffer): void {
-    this.post(() => { for (const s of this.topics.get(topic)!) s.send(text); });
+    this.post(() => {
+      for (const s of this.topics.get(topic)!) s.send(text);
+    });
   }
 
   /** Writes and sends an event that is no chain data, in outbox order. */
   private broadcastNow<K extends StreamEventType>(topic: Exclude<Topic, 'account'>, type: K, event: StreamEventBody<K>): void {
     this.post(() => {
       const subs = this.topics.get(topic)!;
-      if (subs.size) { const text = this.textNow(type, event); for (const s of subs) s.send(text); }
+      if (subs.size) {
+        const text = this.textNow(type, event);
+        for (const s of subs) s.send(text);
+      }
     });
   }
 
@@ -329,7 +386,11 @@ export class StreamHub {
       const jobs = this.outbox;
       this.outbox = [];
       for (const j of jobs) {
-        try { j(); } catch (e) { process.stderr.write(`stream delivery failed: ${(e as Error)?.stack ?? e}\n`); }
+        try {
+          j();
+        } catch (e) {
+          process.stderr.write(`stream delivery failed: ${(e as Error)?.stack ?? e}\n`);
+        }
       }
     });
   }

@@ -15,7 +15,9 @@ export class LogTopic {
 
   /** Reports each new line to `emit` (while `wanted()`). */
   watch(wanted: () => boolean, emit: (line: StreamEventBody<'log.line'>) => void): void {
-    this.source.subscribe((line) => { if (wanted()) emit(logLineView(line)); });
+    this.source.subscribe((line) => {
+      if (wanted()) emit(logLineView(line));
+    });
   }
 
   state(): StreamEventBody<'log.state'> {

@@ -12,7 +12,10 @@ import type { MinerCountView } from './events.js';
 
 export const MINERDIST_WINDOW = 1000;
 
-interface Reward { hash: Uint8Array; address: string }
+interface Reward {
+  hash: Uint8Array;
+  address: string;
+}
 
 export class MinerWindow {
   /** The block hash and reward address of each height of [base, base + rewards.length). */
@@ -46,7 +49,10 @@ export class MinerWindow {
     const next: Reward[] = [];
     for (let h = from; h <= view.length; h++) {
       const kept = h >= this.base && h <= fork ? this.rewards[h - this.base] : null;
-      if (kept) { next.push(kept); continue; }
+      if (kept) {
+        next.push(kept);
+        continue;
+      }
       const r = { hash: view.hashAt(h), address: await minerOf(view, h) };
       count(r.address, 1);
       next.push(r);

@@ -24,11 +24,20 @@ export class Subscriber {
   private queuedBytes = 0;
   private closed = false;
 
-  constructor(private readonly ws: WebSocket, private readonly onTooSlow: (s: Subscriber) => void) {
-    ws.once('close', () => { this.closed = true; this.queue.length = 0; this.queuedBytes = 0; });
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly onTooSlow: (s: Subscriber) => void,
+  ) {
+    ws.once('close', () => {
+      this.closed = true;
+      this.queue.length = 0;
+      this.queuedBytes = 0;
+    });
   }
 
-  get open(): boolean { return !this.closed; }
+  get open(): boolean {
+    return !this.closed;
+  }
 
   /** Queues a text message (UTF-8, encoded once for all its receivers); never blocks. */
   send(text: Buffer): void {

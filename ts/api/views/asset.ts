@@ -8,10 +8,20 @@ import { TokenAmount, tokenAmount } from './amount.js';
 
 export const AssetRef = named('AssetRef', obj({ hash: hexStr(64), id: u64, name: str, decimals: int }));
 
-export const AssetRecord = named('AssetRecord', obj({
-  id: u64, hash: hexStr(64), name: str, decimals: int, height: int, groupId: u64, ownerAccountId: u64,
-  parentId: nul, totalSupply: TokenAmount,
-}));
+export const AssetRecord = named(
+  'AssetRecord',
+  obj({
+    id: u64,
+    hash: hexStr(64),
+    name: str,
+    decimals: int,
+    height: int,
+    groupId: u64,
+    ownerAccountId: u64,
+    parentId: nul,
+    totalSupply: TokenAmount,
+  }),
+);
 
 export function assetRef(a: Asset): Infer<typeof AssetRef> {
   return { hash: toHex(a.hash), id: a.id, name: a.name, decimals: a.decimals };
@@ -19,7 +29,14 @@ export function assetRef(a: Asset): Infer<typeof AssetRef> {
 
 export function assetRecord(a: Asset): Infer<typeof AssetRecord> {
   return {
-    id: a.id, hash: toHex(a.hash), name: a.name, decimals: a.decimals, height: a.height, groupId: assetTokenId(a.id),
-    ownerAccountId: a.ownerAccountId, parentId: null, totalSupply: tokenAmount(a.supply, a.decimals),
+    id: a.id,
+    hash: toHex(a.hash),
+    name: a.name,
+    decimals: a.decimals,
+    height: a.height,
+    groupId: assetTokenId(a.id),
+    ownerAccountId: a.ownerAccountId,
+    parentId: null,
+    totalSupply: tokenAmount(a.supply, a.decimals),
   };
 }

@@ -10,11 +10,24 @@ import type { MinedTransaction } from '../../state/history_query.js';
 import { arr, int, named, nullable, obj, u64, type Infer, type Shape } from '../schema.js';
 import { Header, headerView } from './header.js';
 import {
-  AssetCreationTransaction, CancelationTransaction, CoinTransferTransaction, LimitSwapTransaction,
-  LiquidityDepositTransaction, LiquidityWithdrawalTransaction, MatchTransaction, RewardTransaction,
-  TokenTransferTransaction, assetCreationTransaction, cancelationTransaction, coinTransferTransaction,
-  limitSwapTransaction, liquidityDepositTransaction, liquidityWithdrawalTransaction, matchTransaction,
-  rewardTransaction, tokenTransferTransaction,
+  AssetCreationTransaction,
+  CancelationTransaction,
+  CoinTransferTransaction,
+  LimitSwapTransaction,
+  LiquidityDepositTransaction,
+  LiquidityWithdrawalTransaction,
+  MatchTransaction,
+  RewardTransaction,
+  TokenTransferTransaction,
+  assetCreationTransaction,
+  cancelationTransaction,
+  coinTransferTransaction,
+  limitSwapTransaction,
+  liquidityDepositTransaction,
+  liquidityWithdrawalTransaction,
+  matchTransaction,
+  rewardTransaction,
+  tokenTransferTransaction,
 } from './transaction.js';
 
 /** A body entry `{historyId, transaction}` of one type. */
@@ -35,9 +48,15 @@ const Entries = {
 export const Block = named('Block', obj({ header: Header, body: obj({ reward: RewardEntry, ...Entries }), confirmations: int, height: int }));
 
 /** A block showing only some of its entries. */
-export const PartialBlock = named('PartialBlock', obj({
-  header: Header, body: obj({ reward: nullable(RewardEntry), ...Entries }), confirmations: int, height: int,
-}));
+export const PartialBlock = named(
+  'PartialBlock',
+  obj({
+    header: Header,
+    body: obj({ reward: nullable(RewardEntry), ...Entries }),
+    confirmations: int,
+    height: int,
+  }),
+);
 
 /** `/transaction/latest` and `/account/:account/history/:beforeId`. */
 export const ActionsByBlock = named('ActionsByBlock', obj({ fromId: u64, perBlock: arr(PartialBlock) }));
@@ -47,21 +66,46 @@ type PartialBlockView = Infer<typeof PartialBlock>;
 /** Block `height` of `chain` with the entries `txs` (all of that block, ascending ids). */
 export function partialBlockView(chain: ChainReadState, height: number, txs: MinedTransaction[]): PartialBlockView {
   const body: PartialBlockView['body'] = {
-    reward: null, coinTransfer: [], tokenTransfer: [], limitSwap: [], match: [],
-    liquidityDeposit: [], liquidityWithdrawal: [], assetCreation: [], cancelation: [],
+    reward: null,
+    coinTransfer: [],
+    tokenTransfer: [],
+    limitSwap: [],
+    match: [],
+    liquidityDeposit: [],
+    liquidityWithdrawal: [],
+    assetCreation: [],
+    cancelation: [],
   };
   for (const t of txs) {
     const historyId = t.id;
     switch (t.kind) {
-      case 'reward': body.reward = { historyId, transaction: rewardTransaction(t) }; break;
-      case 'coinTransfer': body.coinTransfer.push({ historyId, transaction: coinTransferTransaction(t) }); break;
-      case 'tokenTransfer': body.tokenTransfer.push({ historyId, transaction: tokenTransferTransaction(t) }); break;
-      case 'limitSwap': body.limitSwap.push({ historyId, transaction: limitSwapTransaction(t) }); break;
-      case 'match': body.match.push({ historyId, transaction: matchTransaction(t) }); break;
-      case 'liquidityDeposit': body.liquidityDeposit.push({ historyId, transaction: liquidityDepositTransaction(t) }); break;
-      case 'liquidityWithdrawal': body.liquidityWithdrawal.push({ historyId, transaction: liquidityWithdrawalTransaction(t) }); break;
-      case 'assetCreation': body.assetCreation.push({ historyId, transaction: assetCreationTransaction(t) }); break;
-      case 'cancelation': body.cancelation.push({ historyId, transaction: cancelationTransaction(t) }); break;
+      case 'reward':
+        body.reward = { historyId, transaction: rewardTransaction(t) };
+        break;
+      case 'coinTransfer':
+        body.coinTransfer.push({ historyId, transaction: coinTransferTransaction(t) });
+        break;
+      case 'tokenTransfer':
+        body.tokenTransfer.push({ historyId, transaction: tokenTransferTransaction(t) });
+        break;
+      case 'limitSwap':
+        body.limitSwap.push({ historyId, transaction: limitSwapTransaction(t) });
+        break;
+      case 'match':
+        body.match.push({ historyId, transaction: matchTransaction(t) });
+        break;
+      case 'liquidityDeposit':
+        body.liquidityDeposit.push({ historyId, transaction: liquidityDepositTransaction(t) });
+        break;
+      case 'liquidityWithdrawal':
+        body.liquidityWithdrawal.push({ historyId, transaction: liquidityWithdrawalTransaction(t) });
+        break;
+      case 'assetCreation':
+        body.assetCreation.push({ historyId, transaction: assetCreationTransaction(t) });
+        break;
+      case 'cancelation':
+        body.cancelation.push({ historyId, transaction: cancelationTransaction(t) });
+        break;
     }
   }
   return { header: headerView(chain, height), body, confirmations: chain.length - height + 1, height };

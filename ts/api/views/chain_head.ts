@@ -12,18 +12,34 @@ import { bool, hexStr, int, named, num, obj, strMatching, u64, type Infer } from
 const HEAD_HASHRATE_WINDOW = 100;
 const Hash = hexStr(64);
 
-export const ChainHead = named('ChainHead', obj({
-  difficulty: num, hash: Hash, hashrate: u64, height: int, is_janushash: bool, pinHash: Hash, pinHeight: int,
-  worksum: num, worksumHex: strMatching('^0x[0-9a-f]{64}$'),
-}));
+export const ChainHead = named(
+  'ChainHead',
+  obj({
+    difficulty: num,
+    hash: Hash,
+    hashrate: u64,
+    height: int,
+    is_janushash: bool,
+    pinHash: Hash,
+    pinHeight: int,
+    worksum: num,
+    worksumHex: strMatching('^0x[0-9a-f]{64}$'),
+  }),
+);
 
 export function chainHeadView(c: ChainReadState): Infer<typeof ChainHead> {
   const next = c.length + 1;
   const target = targetAt(c.params, next, expectedTarget(c.params, c));
   const pinHeight = Math.floor(c.length / PIN_STEP) * PIN_STEP;
   return {
-    difficulty: targetDifficulty(target), hash: toHex(c.tipHash), hashrate: hashrateAt(c, c.length, HEAD_HASHRATE_WINDOW),
-    height: c.length, is_janushash: targetKindAt(c.params, next) === 'V2', pinHash: toHex(c.hashAt(pinHeight)), pinHeight,
-    worksum: worksumDouble(c.worksum), worksumHex: worksumHex(c.worksum),
+    difficulty: targetDifficulty(target),
+    hash: toHex(c.tipHash),
+    hashrate: hashrateAt(c, c.length, HEAD_HASHRATE_WINDOW),
+    height: c.length,
+    is_janushash: targetKindAt(c.params, next) === 'V2',
+    pinHash: toHex(c.hashAt(pinHeight)),
+    pinHeight,
+    worksum: worksumDouble(c.worksum),
+    worksumHex: worksumHex(c.worksum),
   };
 }

@@ -26,8 +26,11 @@ const priceText = (p: TradePrice, decimals: number): string => unitPrice(p.quote
 
 export function candleRows(candles: readonly Candle[], decimals: number): Infer<typeof Candles> {
   return candles.map((c) => [
-    c.begin, c.height, ...[c.open, c.high, c.low, c.close].map((p) => priceText(p, decimals)) as [string, string, string, string],
-    formatUnits(c.base, decimals), formatUnits(c.quote, COIN_DECIMALS),
+    c.begin,
+    c.height,
+    ...([c.open, c.high, c.low, c.close].map((p) => priceText(p, decimals)) as [string, string, string, string]),
+    formatUnits(c.base, decimals),
+    formatUnits(c.quote, COIN_DECIMALS),
   ]);
 }
 

@@ -14,17 +14,33 @@ const Hash = hexStr(64);
 const Word = hexStr(8); // 4 raw header bytes
 
 const headerFields = {
-  hash: Hash, prevHash: Hash, merkleroot: Hash, nonce: Word, version: Word, target: Word, raw: hexStr(160),
+  hash: Hash,
+  prevHash: Hash,
+  merkleroot: Hash,
+  nonce: Word,
+  version: Word,
+  target: Word,
+  raw: hexStr(160),
 };
 const powFields = { floatSha256t: num, floatVerus: num, hashSha256t: Hash, hashVerus: Hash };
 
-export const Header = named('Header', obj({
-  ...headerFields, time: Timepoint, pow: obj({ ...powFields, verusV2_2: bool }),
-}));
+export const Header = named(
+  'Header',
+  obj({
+    ...headerFields,
+    time: Timepoint,
+    pow: obj({ ...powFields, verusV2_2: bool }),
+  }),
+);
 
-export const HeaderUnixTime = named('HeaderUnixTime', obj({
-  ...headerFields, time: int, pow: obj({ ...powFields, 'verusV2.2': bool }),
-}));
+export const HeaderUnixTime = named(
+  'HeaderUnixTime',
+  obj({
+    ...headerFields,
+    time: int,
+    pow: obj({ ...powFields, 'verusV2.2': bool }),
+  }),
+);
 
 const word = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 
@@ -41,16 +57,23 @@ function facts(chain: ChainReadState, height: number) {
   const v22 = powVersionAt(chain.params, height) === PowVersion.Janus8; // VerusHash v2.2 (§3.8)
   const hash = toHex(chain.hashAt(height));
   let pow = POW.get(hash);
-  if (!pow) POW.set(hash, pow = powInfo(raw, v22));
+  if (!pow) POW.set(hash, (pow = powInfo(raw, v22)));
   return {
     fields: {
-      hash, prevHash: toHex(h.prevHash), merkleroot: toHex(h.merkleRoot),
-      nonce: word(h.nonce), version: word(h.version), target: word(h.target), raw: toHex(raw),
+      hash,
+      prevHash: toHex(h.prevHash),
+      merkleroot: toHex(h.merkleRoot),
+      nonce: word(h.nonce),
+      version: word(h.version),
+      target: word(h.target),
+      raw: toHex(raw),
     },
     timestamp: h.timestamp,
     pow: {
-      floatSha256t: pow.floatSha256t, floatVerus: pow.floatVerus,
-      hashSha256t: toHex(pow.hashSha256t), hashVerus: toHex(pow.hashVerus),
+      floatSha256t: pow.floatSha256t,
+      floatVerus: pow.floatVerus,
+      hashSha256t: toHex(pow.hashSha256t),
+      hashVerus: toHex(pow.hashVerus),
     },
     v22,
   };

@@ -17,25 +17,38 @@ import { Price } from './price.js';
 /** Orders listed per side (exchange.md §8.8). */
 export const ORDERS_PER_SIDE = 100;
 
-export const OrderEntry = named('OrderEntry', obj({
-  amount: TokenAmount, filled: TokenAmount, inMempool: bool, limit: Price, txHash: hexStr(64),
-}));
+export const OrderEntry = named(
+  'OrderEntry',
+  obj({
+    amount: TokenAmount,
+    filled: TokenAmount,
+    inMempool: bool,
+    limit: Price,
+    txHash: hexStr(64),
+  }),
+);
 
 const marketOrderFields = { baseAsset: AssetRef, coinToAssetSwaps: arr(OrderEntry), assetToCoinSwaps: arr(OrderEntry) };
 
 export const MarketOrders = named('MarketOrders', obj(marketOrderFields));
 
-export const Market = named('Market', obj({
-  ...marketOrderFields,
-  liquidityPool: obj({ asset: TokenAmount, coin: CoinAmount, shares: TokenAmount }),
-  match: obj({ filled: BaseQuote, toPool: obj({ amount: oneOf(TokenAmount, CoinAmount), isQuote: bool }) }),
-}));
+export const Market = named(
+  'Market',
+  obj({
+    ...marketOrderFields,
+    liquidityPool: obj({ asset: TokenAmount, coin: CoinAmount, shares: TokenAmount }),
+    match: obj({ filled: BaseQuote, toPool: obj({ amount: oneOf(TokenAmount, CoinAmount), isQuote: bool }) }),
+  }),
+);
 
 function orderEntry(o: ListedOrder, a: Asset): Infer<typeof OrderEntry> {
   const decimals = o.isBuy ? COIN_DECIMALS : a.decimals;
   return {
-    amount: tokenAmount(o.amount, decimals), filled: tokenAmount(o.filled, decimals), inMempool: o.inMempool,
-    limit: priceView(o.limit, a.decimals), txHash: toHex(o.txHash),
+    amount: tokenAmount(o.amount, decimals),
+    filled: tokenAmount(o.filled, decimals),
+    inMempool: o.inMempool,
+    limit: priceView(o.limit, a.decimals),
+    txHash: toHex(o.txHash),
   };
 }
 

@@ -19,22 +19,38 @@ export const ThrottleState = named('ThrottleState', obj({ blockRequest: Priority
 const Schedule = named('ScheduleEntry', obj({ address: str, expiresIn: nullable(int), lastError: nullable(str), sleepDuration: int }));
 const VerifiedSchedule = named('VerifiedScheduleEntry', obj({ schedule: Schedule, secondsSinceVerified: int }));
 
-export const ConnectedPeer = named('ConnectedPeer', obj({
-  chain: obj({
-    descriptor: int, forkLower: int, forkUpper: int, grid: arr(hexStr(160)), length: int,
-    worksum: num, worksumHex: strMatching('^0x[0-9a-f]{64}$'),
+export const ConnectedPeer = named(
+  'ConnectedPeer',
+  obj({
+    chain: obj({
+      descriptor: int,
+      forkLower: int,
+      forkUpper: int,
+      grid: arr(hexStr(160)),
+      length: int,
+      worksum: num,
+      worksumHex: strMatching('^0x[0-9a-f]{64}$'),
+    }),
+    connection: PeerConnection,
+    leaderPriority: obj({ ack: PriorityPair, theirs: PriorityPair }),
+    throttle: ThrottleState,
   }),
-  connection: PeerConnection,
-  leaderPriority: obj({ ack: PriorityPair, theirs: PriorityPair }),
-  throttle: ThrottleState,
-}));
+);
 export const ThrottledPeer = named('ThrottledPeer', obj({ connection: obj({ endpoint: str, id: int }), throttle: ThrottleState }));
-export const ConnectionSchedule = named('ConnectionSchedule', obj({
-  connectedVerified: arr(VerifiedSchedule), disconnectedVerified: arr(VerifiedSchedule), feelers: arr(Schedule),
-}));
-export const Transmission = named('Transmission', obj({
-  byHost: record(arr(named('TransmissionBucket', obj({ rxBytes: u64, txBytes: u64, timestamp: int })))),
-}));
+export const ConnectionSchedule = named(
+  'ConnectionSchedule',
+  obj({
+    connectedVerified: arr(VerifiedSchedule),
+    disconnectedVerified: arr(VerifiedSchedule),
+    feelers: arr(Schedule),
+  }),
+);
+export const Transmission = named(
+  'Transmission',
+  obj({
+    byHost: record(arr(named('TransmissionBucket', obj({ rxBytes: u64, txBytes: u64, timestamp: int })))),
+  }),
+);
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -55,8 +71,13 @@ export function connectedPeerView(node: P2PNode, p: Peer, nowMs: number): Infer<
   const fork = node.forkRange(p);
   return {
     chain: {
-      descriptor: c.descriptor, forkLower: fork.lower, forkUpper: fork.upper, grid: c.grid.map(toHex),
-      length: c.length, worksum: worksumDouble(c.worksum), worksumHex: worksumHex(c.worksum),
+      descriptor: c.descriptor,
+      forkLower: fork.lower,
+      forkUpper: fork.upper,
+      grid: c.grid.map(toHex),
+      length: c.length,
+      worksum: worksumDouble(c.worksum),
+      worksumHex: worksumHex(c.worksum),
     },
     connection: connectionView(p),
     leaderPriority: { ack: priorityView(p.ack), theirs: priorityView(p.theirs) },
@@ -73,7 +94,10 @@ function scheduleView(e: ScheduleEntry, nowMs: number): Infer<typeof Schedule> {
   };
 }
 
-export function connectionScheduleView(entries: { connectedVerified: ScheduleEntry[]; disconnectedVerified: ScheduleEntry[]; feelers: ScheduleEntry[] }, nowMs: number): Infer<typeof ConnectionSchedule> {
+export function connectionScheduleView(
+  entries: { connectedVerified: ScheduleEntry[]; disconnectedVerified: ScheduleEntry[]; feelers: ScheduleEntry[] },
+  nowMs: number,
+): Infer<typeof ConnectionSchedule> {
   const verified = (e: ScheduleEntry) => ({ schedule: scheduleView(e, nowMs), secondsSinceVerified: Math.max(0, seconds(nowMs - e.lastVerifiedMs)) });
   return {
     connectedVerified: entries.connectedVerified.map(verified),

@@ -1,10 +1,13 @@
 // The Timepoint value (http-api-details.md §1.4): Unix seconds with their UTC rendering.
 import { int, named, obj, strMatching, type Infer } from '../schema.js';
 
-export const Timepoint = named('Timepoint', obj({
-  UTC: strMatching('^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC$'),
-  timestamp: int,
-}));
+export const Timepoint = named(
+  'Timepoint',
+  obj({
+    UTC: strMatching('^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC$'),
+    timestamp: int,
+  }),
+);
 
 /** `{UTC: "YYYY-MM-DD HH:MM:SS UTC", timestamp}` of a Unix time in seconds. */
 export function timepoint(timestamp: number): Infer<typeof Timepoint> {

@@ -14,8 +14,16 @@ import type { PendingTx } from '../../mempool/pending.js';
 import { assetByHash, type Asset } from '../../state/assets.js';
 import type { MatchSwap } from '../../state/history.js';
 import type {
-  MinedAssetCreation, MinedCancelation, MinedCoinTransfer, MinedLimitSwap, MinedLiquidityDeposit,
-  MinedLiquidityWithdrawal, MinedMatch, MinedReward, MinedTokenTransfer, MinedTransaction,
+  MinedAssetCreation,
+  MinedCancelation,
+  MinedCoinTransfer,
+  MinedLimitSwap,
+  MinedLiquidityDeposit,
+  MinedLiquidityWithdrawal,
+  MinedMatch,
+  MinedReward,
+  MinedTokenTransfer,
+  MinedTransaction,
 } from '../../state/history_query.js';
 import type { KeyReader } from '../../state/ledger.js';
 import { LIQUIDITY_DECIMALS } from '../../state/tokens.js';
@@ -29,9 +37,16 @@ const Hash = hexStr(64);
 const Address = hexStr(48);
 
 /** Present on every signed transaction; `originAddress` is the 48-char form (details §14.13). */
-export const SignedCommon = named('SignedCommon', obj({
-  originId: u64, originAddress: Address, fee: CoinAmount, nonceId: int, pinHeight: int,
-}));
+export const SignedCommon = named(
+  'SignedCommon',
+  obj({
+    originId: u64,
+    originAddress: Address,
+    fee: CoinAmount,
+    nonceId: int,
+    pinHeight: int,
+  }),
+);
 
 export interface SignedFacts {
   originId: bigint;
@@ -43,8 +58,11 @@ export interface SignedFacts {
 
 export function signedCommon(s: SignedFacts): Infer<typeof SignedCommon> {
   return {
-    originId: s.originId, originAddress: formatAddress(s.originAddress), fee: coinAmount(feeE8OfCode(s.feeCode)),
-    nonceId: s.nonceId, pinHeight: s.pinHeight,
+    originId: s.originId,
+    originAddress: formatAddress(s.originAddress),
+    fee: coinAmount(feeE8OfCode(s.feeCode)),
+    nonceId: s.nonceId,
+    pinHeight: s.pinHeight,
   };
 }
 
@@ -72,8 +90,11 @@ const orderAmount = (v: bigint, buy: boolean, a: Asset) => tokenAmount(v, buy ? 
 
 function tokenTransferData(to: Uint8Array, amount: bigint, a: Asset, isLiquidity: boolean): Infer<typeof TokenTransferData> {
   return {
-    toAddress: formatAddress(to), amount: tokenAmount(amount, isLiquidity ? LIQUIDITY_DECIMALS : a.decimals), asset: assetRef(a),
-    isLiquidity, tokenSpec: tokenSpecString(a.hash, isLiquidity),
+    toAddress: formatAddress(to),
+    amount: tokenAmount(amount, isLiquidity ? LIQUIDITY_DECIMALS : a.decimals),
+    asset: assetRef(a),
+    isLiquidity,
+    tokenSpec: tokenSpecString(a.hash, isLiquidity),
   };
 }
 
@@ -81,17 +102,24 @@ function limitSwapData(a: Asset, buy: boolean, amount: bigint, limit: Uint8Array
   return { baseAsset: assetRef(a), amount: orderAmount(amount, buy, a), limit: limitView(limit, a.decimals), buy };
 }
 
-const liquidityDepositData = (a: Asset, base: bigint, quote: bigint): Infer<typeof LiquidityDepositData> =>
-  ({ baseAsset: assetRef(a), deposited: baseQuote(base, quote, a.decimals) });
+const liquidityDepositData = (a: Asset, base: bigint, quote: bigint): Infer<typeof LiquidityDepositData> => ({
+  baseAsset: assetRef(a),
+  deposited: baseQuote(base, quote, a.decimals),
+});
 
-const liquidityWithdrawalData = (a: Asset, shares: bigint): Infer<typeof LiquidityWithdrawalData> =>
-  ({ baseAsset: assetRef(a), sharesRedeemed: tokenAmount(shares, LIQUIDITY_DECIMALS) });
+const liquidityWithdrawalData = (a: Asset, shares: bigint): Infer<typeof LiquidityWithdrawalData> => ({
+  baseAsset: assetRef(a),
+  sharesRedeemed: tokenAmount(shares, LIQUIDITY_DECIMALS),
+});
 
-const cancelationData = (accountId: bigint, cancelHeight: number, cancelNonceId: number): Infer<typeof CancelationData> =>
-  ({ cancelTxid: { accountId, nonceId: cancelNonceId, pinHeight: cancelHeight } });
+const cancelationData = (accountId: bigint, cancelHeight: number, cancelNonceId: number): Infer<typeof CancelationData> => ({
+  cancelTxid: { accountId, nonceId: cancelNonceId, pinHeight: cancelHeight },
+});
 
-const assetCreationData = (name: string, supply: bigint, decimals: number): Infer<typeof AssetCreationData> =>
-  ({ name, supply: tokenAmount(supply, decimals) });
+const assetCreationData = (name: string, supply: bigint, decimals: number): Infer<typeof AssetCreationData> => ({
+  name,
+  supply: tokenAmount(supply, decimals),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Whole transactions
@@ -122,19 +150,34 @@ export const AssetCreationTransaction = AssetCreation.mined;
 
 /** A pending transaction of any type (`/transaction/mempool`). */
 export const PendingTransaction = oneOf(
-  CoinTransferTransaction, TokenTransferTransaction, LimitSwap.pending, LiquidityDeposit.pending,
-  LiquidityWithdrawal.pending, Cancelation.pending, AssetCreation.pending,
+  CoinTransferTransaction,
+  TokenTransferTransaction,
+  LimitSwap.pending,
+  LiquidityDeposit.pending,
+  LiquidityWithdrawal.pending,
+  Cancelation.pending,
+  AssetCreation.pending,
 );
 
 /** A transaction of any type, mined or pending (`/transaction/lookup/:txid`). */
 export const AnyTransaction = oneOf(
-  RewardTransaction, CoinTransferTransaction, TokenTransferTransaction, LimitSwap.lookup, MatchTransaction,
-  LiquidityDeposit.lookup, LiquidityWithdrawal.lookup, Cancelation.lookup, AssetCreation.lookup,
+  RewardTransaction,
+  CoinTransferTransaction,
+  TokenTransferTransaction,
+  LimitSwap.lookup,
+  MatchTransaction,
+  LiquidityDeposit.lookup,
+  LiquidityWithdrawal.lookup,
+  Cancelation.lookup,
+  AssetCreation.lookup,
 );
 
 function minedSigned(t: Exclude<MinedTransaction, MinedReward | MinedMatch>) {
   return signedCommon({
-    originId: t.entry.originId, originAddress: t.originAddress, feeCode: t.entry.feeCode, nonceId: t.entry.pinNonce.nonceId,
+    originId: t.entry.originId,
+    originAddress: t.originAddress,
+    feeCode: t.entry.feeCode,
+    nonceId: t.entry.pinNonce.nonceId,
     pinHeight: t.pinHeight,
   });
 }
@@ -154,8 +197,10 @@ export function tokenTransferTransaction(t: MinedTokenTransfer): Infer<typeof To
 export function limitSwapTransaction(t: MinedLimitSwap): Infer<typeof LimitSwapTransaction> {
   const e = t.entry;
   return {
-    data: limitSwapData(t.asset, e.buy, e.amount, e.limit), hash: toHex(t.hash),
-    processed: { remaining: orderAmount(t.remaining, e.buy, t.asset) }, signedCommon: minedSigned(t),
+    data: limitSwapData(t.asset, e.buy, e.amount, e.limit),
+    hash: toHex(t.hash),
+    processed: { remaining: orderAmount(t.remaining, e.buy, t.asset) },
+    signedCommon: minedSigned(t),
   };
 }
 
@@ -164,8 +209,11 @@ export function matchTransaction(t: MinedMatch): Infer<typeof MatchTransaction> 
   const swaps = (list: MatchSwap[]) => list.map((s) => ({ swapped: baseQuote(s.base, s.quote, a.decimals), historyId: s.historyId }));
   return {
     data: {
-      baseAsset: assetRef(a), poolBefore: baseQuote(m.poolBefore.base, m.poolBefore.quote, a.decimals),
-      poolAfter: baseQuote(m.poolAfter.base, m.poolAfter.quote, a.decimals), buySwaps: swaps(m.buySwaps), sellSwaps: swaps(m.sellSwaps),
+      baseAsset: assetRef(a),
+      poolBefore: baseQuote(m.poolBefore.base, m.poolBefore.quote, a.decimals),
+      poolAfter: baseQuote(m.poolAfter.base, m.poolAfter.quote, a.decimals),
+      buySwaps: swaps(m.buySwaps),
+      sellSwaps: swaps(m.sellSwaps),
     },
     hash: toHex(t.hash),
   };
@@ -173,30 +221,38 @@ export function matchTransaction(t: MinedMatch): Infer<typeof MatchTransaction> 
 
 export function liquidityDepositTransaction(t: MinedLiquidityDeposit): Infer<typeof LiquidityDepositTransaction> {
   return {
-    data: liquidityDepositData(t.asset, t.entry.base, t.entry.quote), hash: toHex(t.hash),
-    processed: { sharesReceived: tokenAmount(t.sharesReceived, LIQUIDITY_DECIMALS) }, signedCommon: minedSigned(t),
+    data: liquidityDepositData(t.asset, t.entry.base, t.entry.quote),
+    hash: toHex(t.hash),
+    processed: { sharesReceived: tokenAmount(t.sharesReceived, LIQUIDITY_DECIMALS) },
+    signedCommon: minedSigned(t),
   };
 }
 
 export function liquidityWithdrawalTransaction(t: MinedLiquidityWithdrawal): Infer<typeof LiquidityWithdrawalTransaction> {
   return {
-    data: liquidityWithdrawalData(t.asset, t.entry.shares), hash: toHex(t.hash),
-    processed: { received: baseQuote(t.received.base, t.received.quote, t.asset.decimals) }, signedCommon: minedSigned(t),
+    data: liquidityWithdrawalData(t.asset, t.entry.shares),
+    hash: toHex(t.hash),
+    processed: { received: baseQuote(t.received.base, t.received.quote, t.asset.decimals) },
+    signedCommon: minedSigned(t),
   };
 }
 
 export function cancelationTransaction(t: MinedCancelation): Infer<typeof CancelationTransaction> {
   const e = t.entry;
   return {
-    data: cancelationData(e.originId, e.cancelHeight, e.cancelNonceId), hash: toHex(t.hash),
-    processed: { canceledTxHash: t.canceledTxHash && toHex(t.canceledTxHash) }, signedCommon: minedSigned(t),
+    data: cancelationData(e.originId, e.cancelHeight, e.cancelNonceId),
+    hash: toHex(t.hash),
+    processed: { canceledTxHash: t.canceledTxHash && toHex(t.canceledTxHash) },
+    signedCommon: minedSigned(t),
   };
 }
 
 export function assetCreationTransaction(t: MinedAssetCreation): Infer<typeof AssetCreationTransaction> {
   return {
-    data: assetCreationData(t.name, t.entry.supply, t.entry.precision), hash: toHex(t.hash),
-    processed: { assetId: t.assetId }, signedCommon: minedSigned(t),
+    data: assetCreationData(t.name, t.entry.supply, t.entry.precision),
+    hash: toHex(t.hash),
+    processed: { assetId: t.assetId },
+    signedCommon: minedSigned(t),
   };
 }
 
@@ -204,15 +260,24 @@ export function assetCreationTransaction(t: MinedAssetCreation): Infer<typeof As
 export function minedTransactionView(t: MinedTransaction): { type: MinedTransaction['kind']; transaction: Infer<typeof AnyTransaction> } {
   const v = (transaction: Infer<typeof AnyTransaction>) => ({ type: t.kind, transaction });
   switch (t.kind) {
-    case 'reward': return v(rewardTransaction(t));
-    case 'coinTransfer': return v(coinTransferTransaction(t));
-    case 'tokenTransfer': return v(tokenTransferTransaction(t));
-    case 'limitSwap': return v(limitSwapTransaction(t));
-    case 'match': return v(matchTransaction(t));
-    case 'liquidityDeposit': return v(liquidityDepositTransaction(t));
-    case 'liquidityWithdrawal': return v(liquidityWithdrawalTransaction(t));
-    case 'cancelation': return v(cancelationTransaction(t));
-    case 'assetCreation': return v(assetCreationTransaction(t));
+    case 'reward':
+      return v(rewardTransaction(t));
+    case 'coinTransfer':
+      return v(coinTransferTransaction(t));
+    case 'tokenTransfer':
+      return v(tokenTransferTransaction(t));
+    case 'limitSwap':
+      return v(limitSwapTransaction(t));
+    case 'match':
+      return v(matchTransaction(t));
+    case 'liquidityDeposit':
+      return v(liquidityDepositTransaction(t));
+    case 'liquidityWithdrawal':
+      return v(liquidityWithdrawalTransaction(t));
+    case 'cancelation':
+      return v(cancelationTransaction(t));
+    case 'assetCreation':
+      return v(assetCreationTransaction(t));
   }
 }
 
@@ -237,13 +302,20 @@ export function pendingTransactionView(tx: PendingTx, asset: Asset | null): Pend
   // Each branch pairs its type's data with the common fields: one member of the union.
   const v = (data: PendingView['transaction']['data']): PendingView => ({ type: p.type, transaction: { data, ...common } as PendingView['transaction'] });
   switch (p.type) {
-    case 'coinTransfer': return v({ toAddress: formatAddress(p.toAddress), amount: coinAmount(p.amount) });
-    case 'tokenTransfer': return v(tokenTransferData(p.toAddress, p.amount, need(), p.isLiquidity));
-    case 'limitSwap': return v(limitSwapData(need(), p.isBuy, p.amount, p.limit));
-    case 'liquidityDeposit': return v(liquidityDepositData(need(), p.base, p.quote));
-    case 'liquidityWithdrawal': return v(liquidityWithdrawalData(need(), p.shares));
-    case 'cancelation': return v(cancelationData(tx.originId, p.cancelHeight, p.cancelNonceId));
-    case 'assetCreation': return v(assetCreationData(assetNameOf(p.name) ?? '', p.supply, p.precision));
+    case 'coinTransfer':
+      return v({ toAddress: formatAddress(p.toAddress), amount: coinAmount(p.amount) });
+    case 'tokenTransfer':
+      return v(tokenTransferData(p.toAddress, p.amount, need(), p.isLiquidity));
+    case 'limitSwap':
+      return v(limitSwapData(need(), p.isBuy, p.amount, p.limit));
+    case 'liquidityDeposit':
+      return v(liquidityDepositData(need(), p.base, p.quote));
+    case 'liquidityWithdrawal':
+      return v(liquidityWithdrawalData(need(), p.shares));
+    case 'cancelation':
+      return v(cancelationData(tx.originId, p.cancelHeight, p.cancelNonceId));
+    case 'assetCreation':
+      return v(assetCreationData(assetNameOf(p.name) ?? '', p.supply, p.precision));
   }
 }
 
@@ -263,7 +335,10 @@ export async function pendingAssets(s: KeyReader, txs: PendingTx[]): Promise<(As
   const out: (Asset | null)[] = [];
   for (const tx of txs) {
     const h = assetHashOf(tx.payload);
-    if (!h) { out.push(null); continue; }
+    if (!h) {
+      out.push(null);
+      continue;
+    }
     const k = toHex(h);
     if (!known.has(k)) known.set(k, await assetByHash(s, h));
     out.push(known.get(k)!);

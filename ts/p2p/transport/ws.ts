@@ -35,31 +35,45 @@ class WsPeerSocket extends EventEmitter implements PeerSocket {
     ws.on('error', (e) => this.emit('error', e));
     ws.on('close', () => this.emit('close'));
   }
-  get writableLength(): number { return this.ws.bufferedAmount; }
-  write(bytes: Uint8Array): void { this.ws.send(bytes, { binary: true }); }
-  destroy(): void { this.ws.terminate(); }
-  private fail(e: Error): void { this.emit('error', e); this.ws.terminate(); }
+  get writableLength(): number {
+    return this.ws.bufferedAmount;
+  }
+  write(bytes: Uint8Array): void {
+    this.ws.send(bytes, { binary: true });
+  }
+  destroy(): void {
+    this.ws.terminate();
+  }
+  private fail(e: Error): void {
+    this.emit('error', e);
+    this.ws.terminate();
+  }
 }
 
 /** The client's IP, or null when it cannot be trusted (no X-Forwarded-For where one is required). */
 function clientIp(req: IncomingMessage, xForwardedFor: boolean): string | null {
   if (!xForwardedFor) return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
   const header = req.headers['x-forwarded-for'];
-  const first = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim().replace(/^::ffff:/, '');
+  const first = (Array.isArray(header) ? header[0] : header)
+    ?.split(',')[0]
+    ?.trim()
+    .replace(/^::ffff:/, '');
   return first && isIPv4(first) ? first : null;
 }
 
 export class WsListener {
-  private constructor(private readonly http: Server, private readonly wss: WebSocketServer, readonly port: number) {}
+  private constructor(
+    private readonly http: Server,
+    private readonly wss: WebSocketServer,
+    readonly port: number,
+  ) {}
 
   /** Listens; `accept` gets every upgraded connection with the peer's IP and port. Throws when the port cannot be bound. */
   static async start(opts: WsListenOptions, accept: (socket: PeerSocket, ip: string, port: number) => void): Promise<WsListener> {
     const refuse: Parameters<typeof createHttpServer>[1] = (_req, res) => {
       res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('WebSocket P2P endpoint: upgrade required\n');
     };
-    const http = opts.tls
-      ? createHttpsServer({ cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key) }, refuse)
-      : createHttpServer(refuse);
+    const http = opts.tls ? createHttpsServer({ cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key) }, refuse) : createHttpServer(refuse);
     const wss = new WebSocketServer({
       noServer: true,
       maxPayload: MAX_WS_FRAME,
@@ -76,7 +90,10 @@ export class WsListener {
     });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
-      http.listen(opts.port, opts.host, () => { http.off('error', reject); resolve(); });
+      http.listen(opts.port, opts.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
     });
     const a = http.address();
     return new WsListener(http, wss, typeof a === 'object' && a ? a.port : opts.port);
