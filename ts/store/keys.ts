@@ -91,11 +91,14 @@ function named(prefix: Prefix, name: string): Uint8Array {
   return new TextEncoder().encode(prefix.letter + name);
 }
 
+// Keys are written in one scratch buffer and copied out: a DataView per key (a block writes
+// thousands of keys) cost more than the key itself.
+const SCRATCH = new Uint8Array(64);
+const SCRATCH_VIEW = new DataView(SCRATCH.buffer, 1);
 function key(prefix: Prefix, size: number, fill: (v: DataView) => void): Uint8Array {
-  const k = new Uint8Array(1 + size);
-  k[0] = prefix.letter.charCodeAt(0);
-  fill(new DataView(k.buffer, 1));
-  return k;
+  SCRATCH[0] = prefix.letter.charCodeAt(0);
+  fill(SCRATCH_VIEW);
+  return SCRATCH.slice(0, 1 + size);
 }
 
 function withBytes(prefix: Prefix, bytes: Uint8Array): Uint8Array {
