@@ -1,11 +1,10 @@
 // Proof of work of many headers at once, in worker threads (node:worker_threads), each with its own
 // instance of the kernel module: header sync verifies thousands of headers per reply, and the
 // hashing (§3) is independent per header, while the checks against the chain stay in order on the
-// main thread. Workers are unref'd: an idle pool never keeps the process alive.
-import { Worker } from 'node:worker_threads';
+// main thread. The workers' lifecycle is WorkerPool's (worker_pool.ts).
 import { availableParallelism } from 'node:os';
-import { kernelModule } from './instance.js';
 import { HEADER_BYTES, type PowVersion } from './pow.js';
+import { WorkerPool } from './worker_pool.js';
 
 /** Below this many headers per worker, splitting costs more than it saves. */
 const MIN_SLICE = 256;
@@ -19,18 +18,11 @@ export interface PowVerdicts {
   ok: Uint8Array;
   hashes: Uint8Array;
 }
-interface Done extends PowVerdicts {
-  id: number;
-}
-interface Pending {
-  resolve(v: PowVerdicts): void;
-  reject(e: Error): void;
-}
 
 /**
- * The worker's whole program, run from its source text (so the same code works from the bundle and
- * from the TypeScript sources): instantiate the kernel, then answer each job with one byte per
- * header, 1 where pow_check accepts it. Self-contained: it may use nothing from this module.
+ * The worker's WorkerProgram (self-contained: it may use nothing from this module): instantiate
+ * the kernel, then answer each job with one byte per header, 1 where pow_check accepts it, and the
+ * headers' hashes.
  */
 function workerProgram({ parentPort, workerData }: typeof import('node:worker_threads')): void {
   const x = new WebAssembly.Instance(workerData.module as WebAssembly.Module, {}).exports as unknown as {
@@ -50,32 +42,20 @@ function workerProgram({ parentPort, workerData }: typeof import('node:worker_th
       x.sha256d_raw(ptr, size, ptr + size);
       hashes.set(new Uint8Array(x.memory.buffer, ptr + size, 32), 32 * i);
     }
-    parentPort!.postMessage({ id: job.id, ok, hashes }, [ok.buffer, hashes.buffer]);
+    parentPort!.postMessage({ id: job.id, answer: { ok, hashes } }, [ok.buffer, hashes.buffer]);
   });
 }
 
 export class PowPool {
-  private readonly workers: Worker[];
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
-  private failure: Error | null = null;
+  private readonly pool: WorkerPool<Job, PowVerdicts>;
 
   /** `threads` workers (default: one per core); the kernel must be initialised. */
   constructor(threads = availableParallelism()) {
-    const source = `(${workerProgram.toString()})(require('node:worker_threads'))`;
-    const workerData = { module: kernelModule(), headerBytes: HEADER_BYTES };
-    this.workers = Array.from({ length: Math.max(1, threads) }, () => {
-      const w = new Worker(source, { eval: true, workerData });
-      w.on('message', (m: Done) => this.settle(m.id, m));
-      w.on('error', (e) => this.fail(e));
-      w.on('exit', (code) => this.fail(new Error(`PoW worker exited with ${code}`)));
-      w.unref();
-      return w;
-    });
+    this.pool = new WorkerPool('PoW', workerProgram, threads, { headerBytes: HEADER_BYTES });
   }
 
   get threads(): number {
-    return this.workers.length;
+    return this.pool.threads;
   }
 
   /**
@@ -85,18 +65,14 @@ export class PowPool {
   async verify(headers: Uint8Array, versions: Uint8Array | PowVersion[]): Promise<PowVerdicts> {
     const n = versions.length;
     if (headers.length !== n * HEADER_BYTES) throw new RangeError(`${headers.length} bytes for ${n} headers`);
-    const parts = Math.max(1, Math.min(this.workers.length, Math.floor(n / MIN_SLICE)));
+    const parts = Math.max(1, Math.min(this.pool.threads, Math.floor(n / MIN_SLICE)));
     const per = Math.ceil(n / parts);
     const slices: Promise<PowVerdicts>[] = [];
     for (let k = 0; k * per < n; k++) {
       const from = k * per,
         to = Math.min(n, from + per);
-      slices.push(
-        this.run(k, {
-          headers: headers.slice(from * HEADER_BYTES, to * HEADER_BYTES),
-          versions: Uint8Array.from(versions.slice(from, to)),
-        }),
-      );
+      const job: Job = { headers: headers.slice(from * HEADER_BYTES, to * HEADER_BYTES), versions: Uint8Array.from(versions.slice(from, to)) };
+      slices.push(this.pool.run(job, [job.headers.buffer, job.versions.buffer], k));
     }
     const out: PowVerdicts = { ok: new Uint8Array(n), hashes: new Uint8Array(32 * n) };
     (await Promise.all(slices)).forEach((v, k) => {
@@ -107,33 +83,8 @@ export class PowPool {
   }
 
   /** Stops the workers; later calls fail. */
-  async close(): Promise<void> {
-    this.fail(new Error('PoW pool closed'));
-    await Promise.all(this.workers.map((w) => w.terminate()));
-  }
-
-  private run(k: number, job: Job): Promise<PowVerdicts> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    if (this.pending.size === 0) for (const w of this.workers) w.ref(); // busy: keep the process up until the answers
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.workers[k % this.workers.length].postMessage({ id, ...job }, [job.headers.buffer, job.versions.buffer]);
-    });
-  }
-
-  private settle(id: number, v: PowVerdicts): void {
-    const p = this.pending.get(id);
-    this.pending.delete(id);
-    if (this.pending.size === 0) for (const w of this.workers) w.unref();
-    p?.resolve(v);
-  }
-
-  private fail(e: Error): void {
-    this.failure ??= e;
-    for (const p of this.pending.values()) p.reject(this.failure);
-    this.pending.clear();
-    for (const w of this.workers) w.unref();
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 

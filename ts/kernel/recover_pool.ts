@@ -1,10 +1,9 @@
 // secp256k1 public-key recovery of many signatures at once, in worker threads (node:worker_threads),
 // each with its own instance of the kernel module, as pow_pool.ts does for proof of work: a block of
 // 353 signed transfers spends most of its application in recovery, which is independent per
-// signature. Workers are unref'd: an idle pool never keeps the process alive.
-import { Worker } from 'node:worker_threads';
+// signature. The workers' lifecycle is WorkerPool's (worker_pool.ts).
 import { availableParallelism } from 'node:os';
-import { kernelModule } from './instance.js';
+import { WorkerPool } from './worker_pool.js';
 
 /** Bytes of one job item: digest(32) ‖ signature(65). */
 export const RECOVER_ITEM = 97;
@@ -13,15 +12,10 @@ export const RECOVERED_ITEM = 34;
 /** Below this many signatures per worker, splitting costs more than it saves. */
 const MIN_SLICE = 32;
 
-interface Pending {
-  resolve(v: Uint8Array): void;
-  reject(e: Error): void;
-}
-
 /**
- * The worker's whole program, run from its source text (self-contained, as in pow_pool.ts): the
- * job's items digest ‖ signature through the kernel's secp256k1_recover_many in one call (it shares
- * the inversions across the job), answered as status ‖ key each.
+ * The worker's WorkerProgram (self-contained: it may use nothing from this module): the job's
+ * items digest ‖ signature through the kernel's secp256k1_recover_many in one call (it shares the
+ * inversions across the job), answered as status ‖ key each.
  */
 function workerProgram({ parentPort, workerData }: typeof import('node:worker_threads')): void {
   const x = new WebAssembly.Instance(workerData.module as WebAssembly.Module, {}).exports as unknown as {
@@ -38,33 +32,20 @@ function workerProgram({ parentPort, workerData }: typeof import('node:worker_th
     x.secp256k1_recover_many(ptr, n, ptr + 97 * n);
     const out = new Uint8Array(x.memory.buffer, ptr + 97 * n, 34 * n).slice();
     x.wasm_free(ptr, size);
-    parentPort!.postMessage({ id: job.id, out }, [out.buffer]);
+    parentPort!.postMessage({ id: job.id, answer: out }, [out.buffer]);
   });
 }
 
 export class RecoverPool {
-  private readonly workers: Worker[];
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
-  private turn = 0;
-  private failure: Error | null = null;
+  private readonly pool: WorkerPool<{ items: Uint8Array }, Uint8Array>;
 
   /** `threads` workers (default: one per core); the kernel must be initialised. */
   constructor(threads = availableParallelism()) {
-    const source = `(${workerProgram.toString()})(require('node:worker_threads'))`;
-    const workerData = { module: kernelModule() };
-    this.workers = Array.from({ length: Math.max(1, threads) }, () => {
-      const w = new Worker(source, { eval: true, workerData });
-      w.on('message', (m: { id: number; out: Uint8Array }) => this.settle(m.id, m.out));
-      w.on('error', (e) => this.fail(e));
-      w.on('exit', (code) => this.fail(new Error(`recovery worker exited with ${code}`)));
-      w.unref();
-      return w;
-    });
+    this.pool = new WorkerPool('recovery', workerProgram, threads);
   }
 
   get threads(): number {
-    return this.workers.length;
+    return this.pool.threads;
   }
 
   /**
@@ -75,11 +56,12 @@ export class RecoverPool {
   async recover(items: Uint8Array): Promise<Uint8Array> {
     if (items.length % RECOVER_ITEM !== 0) throw new RangeError(`${items.length} bytes are not whole items`);
     const n = items.length / RECOVER_ITEM;
-    const parts = Math.max(1, Math.min(this.workers.length, Math.floor(n / MIN_SLICE)));
+    const parts = Math.max(1, Math.min(this.pool.threads, Math.floor(n / MIN_SLICE)));
     const per = Math.ceil(n / parts);
     const slices: Promise<Uint8Array>[] = [];
     for (let from = 0; from < n; from += per) {
-      slices.push(this.run(items.slice(from * RECOVER_ITEM, Math.min(n, from + per) * RECOVER_ITEM)));
+      const slice = items.slice(from * RECOVER_ITEM, Math.min(n, from + per) * RECOVER_ITEM);
+      slices.push(this.pool.run({ items: slice }, [slice.buffer]));
     }
     const out = new Uint8Array(n * RECOVERED_ITEM);
     (await Promise.all(slices)).forEach((v, k) => out.set(v, k * per * RECOVERED_ITEM));
@@ -87,33 +69,8 @@ export class RecoverPool {
   }
 
   /** Stops the workers; later calls fail. */
-  async close(): Promise<void> {
-    this.fail(new Error('recovery pool closed'));
-    await Promise.all(this.workers.map((w) => w.terminate()));
-  }
-
-  private run(items: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    if (this.pending.size === 0) for (const w of this.workers) w.ref(); // busy: keep the process up until the answers
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.workers[this.turn++ % this.workers.length].postMessage({ id, items }, [items.buffer]);
-    });
-  }
-
-  private settle(id: number, v: Uint8Array): void {
-    const p = this.pending.get(id);
-    this.pending.delete(id);
-    if (this.pending.size === 0) for (const w of this.workers) w.unref();
-    p?.resolve(v);
-  }
-
-  private fail(e: Error): void {
-    this.failure ??= e;
-    for (const p of this.pending.values()) p.reject(this.failure);
-    this.pending.clear();
-    for (const w of this.workers) w.unref();
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 
