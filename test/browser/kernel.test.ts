@@ -1,16 +1,16 @@
 // The browser bundle of the kernel (dist/browser.js) in headless Chromium: it must compute the
 // janushash number of a real mainnet header (consensus.md §11.2) exactly as the node does.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CHROMIUM, HEADLESS } from '../helpers/chromium.js';
 
 const HEADER =
   '05b42d206f8a4b2b8094199fd28423151af8aa54a5073ac6e6805f42096dc3a20ae7cde7f3c41bf363fe94eb448bf924f791f77c22a2ebd6a3a5d8948f8aff019f072bea0000000366f2fefb2719fef5';
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => spawnSync(p, ['--version']).status === 0);
 
 const PAGE = `<!doctype html><html><body><pre id="out">pending</pre><script type="module">
 import { initKernel, janushashNumber, fromHex, sha256d, toHex } from './browser.js';
@@ -69,14 +69,8 @@ it('computes the janushash number of a mainnet header in Chromium', async () => 
   const profile = mkdtempSync(join(tmpdir(), 'wartnode-chromium-'));
   try {
     const r = await runChromium([
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
+      ...HEADLESS,
       '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
       `--user-data-dir=${profile}`,
       '--virtual-time-budget=20000',
       '--dump-dom',
