@@ -67,6 +67,9 @@ const perBlockClaims = (perBlock: any[]): Claims => ({
   confirmations: perBlock.map((b) => [b.height, b.confirmations]),
 });
 
+/** Read routes without parameters whose answers claim nothing, each probed at its own path. */
+const asIs = (...paths: string[]): Record<string, Probe> => Object.fromEntries(paths.map((path) => [`GET ${path}`, { path }]));
+
 /** Every read route of the contract, by `METHOD path`; a read route missing here fails the test. */
 function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, Probe> {
   const ZERO_HEADER = '00'.repeat(80);
@@ -82,7 +85,7 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
         worksumHex: c.worksumHex,
       }),
     },
-    'GET /chain/grid': { path: '/chain/grid' },
+    ...asIs('/chain/grid'),
     'GET /chain/block/:height/hash': {
       path: '/chain/block/5/hash',
       claims: (hash) => ({ blocks: [[5, hash]] }),
@@ -116,16 +119,16 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
       path: `/chain/mine/${A}`,
       claims: (t) => ({ tips: [t.height - 1], blocks: [[t.height - 1, t.header.slice(0, 64)]] }),
     },
-    'GET /chain/txcache': { path: '/chain/txcache' },
+    ...asIs('/chain/txcache'),
     'GET /chain/hashrate/:window': { path: '/chain/hashrate/3' },
     'GET /chain/signed_snapshot': { path: '/chain/signed_snapshot', errors: ['ENOTFOUND'] },
     'GET /chart/candles/:asset/:interval': { path: '/chart/candles/1/5m', errors: ['EASSETIDNOTFOUND'] },
     'GET /chart/trades/:asset': { path: '/chart/trades/1', errors: ['EASSETIDNOTFOUND'] },
     'GET /chart/hashrate/block/:from/:to/:window': { path: '/chart/hashrate/block/1/100000/2', claims: (v) => ({ tips: [v.range.end] }) },
     'GET /chart/hashrate/time/:from/:to/:interval': { path: '/chart/hashrate/time/0/4000000000/600' },
-    'GET /debug/json_schemas': { path: '/debug/json_schemas' },
+    ...asIs('/debug/json_schemas'),
     'GET /debug/header_download': { path: '/debug/header_download', claims: (v) => ({ worksumHex: v.minWork }) },
-    'GET /asset/complete': { path: '/asset/complete' },
+    ...asIs('/asset/complete'),
     'GET /asset/lookup/:asset': { path: '/asset/lookup/1', errors: ['EASSETIDNOTFOUND'] },
     'GET /dex/market/:asset': { path: '/dex/market/1', errors: ['EASSETIDNOTFOUND'] },
     'GET /account/:account/open_orders': { path: `/account/${A}/open_orders` },
@@ -137,27 +140,19 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
     'GET /loadtest/header_request/:conn_id': { path: '/loadtest/header_request/1', errors: ['ENOTFOUND'] },
     'GET /loadtest/block_request/:conn_id': { path: '/loadtest/block_request/1', errors: ['ENOTFOUND'] },
     'GET /loadtest/disable/:conn_id': { path: '/loadtest/disable/1', errors: ['ENOTFOUND'] },
-    'GET /peers/ip_count': { path: '/peers/ip_count' },
-    'GET /peers/banned': { path: '/peers/banned' },
-    'GET /peers/unban': { path: '/peers/unban' },
+    ...asIs('/peers/ip_count', '/peers/banned', '/peers/unban'),
     'GET /peers/offenses/:page': { path: '/peers/offenses/1' },
-    'GET /peers/connected': { path: '/peers/connected' },
-    'GET /peers/connected/connection': { path: '/peers/connected/connection' },
-    'GET /peers/connection_schedule': { path: '/peers/connection_schedule' },
+    ...asIs('/peers/connected', '/peers/connected/connection', '/peers/connection_schedule'),
     'GET /peers/disconnect/:id': { path: '/peers/disconnect/1', errors: ['ENOTFOUND'] },
-    'GET /peers/throttled': { path: '/peers/throttled' },
-    'GET /peers/transmission_hours': { path: '/peers/transmission_hours' },
-    'GET /peers/transmission_minutes': { path: '/peers/transmission_minutes' },
+    ...asIs('/peers/throttled', '/peers/transmission_hours', '/peers/transmission_minutes'),
     'GET /tools/encode16bit/from_e8/:feeE8': { path: '/tools/encode16bit/from_e8/5000' },
     'GET /tools/encode16bit/from_string/:string': { path: '/tools/encode16bit/from_string/0.00005' },
     'GET /tools/parse_price/:price/:decimals': { path: '/tools/parse_price/0.4/2' },
-    'GET /tools/info': { path: '/tools/info' },
-    'GET /tools/wallet/new': { path: '/tools/wallet/new' },
+    ...asIs('/tools/info', '/tools/wallet/new'),
     'GET /tools/wallet/from_privkey/:privkey': { path: `/tools/wallet/from_privkey/${'00'.repeat(31)}01` },
     'GET /tools/janushash_number/:headerhex': { path: `/tools/janushash_number/${ZERO_HEADER}` },
     'GET /tools/sample_verified_peers/:number': { path: '/tools/sample_verified_peers/3' },
-    'GET /transaction/minfee': { path: '/transaction/minfee' },
-    'GET /transaction/mempool': { path: '/transaction/mempool' },
+    ...asIs('/transaction/minfee', '/transaction/mempool'),
     'GET /account/:account/mempool': { path: `/account/${A}/mempool` },
     'GET /transaction/lookup/:txid': {
       path: `/transaction/lookup/${known.rewardAt5}`,
