@@ -1,27 +1,22 @@
 // The published testnet block 1 (consensus.md §11.6), appended without proof of work to a testnet
 // chain and served by a started node: every header, pow, reward and binary value of the vector.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TESTNET } from '../../ts/consensus/params.js';
 import { fromHex } from '../../ts/core/hex.js';
-import { removeDir, startNode, type TestNode } from '../helpers/node.js';
+import { sharedNode } from '../helpers/shared_node.js';
 import { TESTNET_BLOCK_1 as V } from '../core/vectors.js';
 import { ChainBuilder } from '../state/chain_fixture.js';
 
 const TIMESTAMP = 0x6948246d;
-let node: TestNode;
 
-beforeAll(async () => {
+const node = sharedNode(['--testnet'], async () => {
   const c = await ChainBuilder.create({ params: TESTNET });
   await c.chain.append(fromHex(V.header)!, fromHex(V.body)!, { now: TIMESTAMP, skipPow: true });
   await c.close();
-  node = await startNode(['--testnet'], c.dir);
-});
-afterAll(async () => {
-  await node.stop();
-  await removeDir(node.dataDir);
+  return c.dir;
 });
 
-const get = (path: string) => node.data(path);
+const get = (path: string) => node().data(path);
 
 describe('testnet block 1 (consensus.md §11.6)', () => {
   it('has the vector header values', async () => {

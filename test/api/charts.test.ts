@@ -1,10 +1,10 @@
 // /chart/hashrate/block/:from/:to/:window and /chart/hashrate/time/:from/:to/:interval
 // (http-api-details.md §9.2, §9.3) on a chain with chosen timestamps (built through Chain.append,
 // served by a started node), checked against the §5.9 formula computed here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REGTEST, TARGET_V2_REGTEST_GENESIS } from '../../ts/consensus/params.js';
 import { decodeTarget, targetWork } from '../../ts/consensus/target.js';
-import { removeDir, startNode, type TestNode } from '../helpers/node.js';
+import { sharedNode } from '../helpers/shared_node.js';
 import { ChainBuilder, FIRST_TIMESTAMP, wallet } from '../state/chain_fixture.js';
 import { expectError } from './expect_error.js';
 
@@ -13,12 +13,11 @@ const U64_MAX_DOUBLE = 2 ** 64;
 /** Every block has the regtest minimum target (no retarget before height 720). */
 const WORK = Number(targetWork(decodeTarget(TARGET_V2_REGTEST_GENESIS, 'V2')));
 const ts: number[] = [0]; // ts[h] = timestamp of block h
-let node: TestNode;
 
 // Blocks 1–100 are 20 s apart; 101–290 share one timestamp, 60 s before a multiple M of 600; 291
 // is at M and 292–300 follow 60 s apart. The time chart's sample at M then lands on block 291,
 // whose one-hour window (blocks 111–291) spans 60 s.
-beforeAll(async () => {
+const node = sharedNode(['--regtest'], async () => {
   const c = await ChainBuilder.create({ params: REGTEST });
   const miner = wallet(1).address;
   const t100 = FIRST_TIMESTAMP + 99 * 20;
@@ -30,14 +29,10 @@ beforeAll(async () => {
   }
   expect(ts.slice(1, 3)).toEqual([FIRST_TIMESTAMP, FIRST_TIMESTAMP + 20]);
   await c.close();
-  node = await startNode(['--regtest'], c.dir);
-});
-afterAll(async () => {
-  await node.stop();
-  await removeDir(node.dataDir);
+  return c.dir;
 });
 
-const get = (path: string) => node.data(path);
+const get = (path: string) => node().data(path);
 
 /** §5.9 with n blocks at height h: work of lower+1..h over ts(h) − ts(lower), lower = max(1, h − n). */
 function estimate(h: number, n: number): { exact: number; lower: number } {
@@ -77,10 +72,10 @@ describe('GET /chart/hashrate/block/:from/:to/:window', () => {
   });
 
   it('refuses bad input', async () => {
-    await expectError(node, '/chart/hashrate/block/0/10/3', 72);
-    await expectError(node, '/chart/hashrate/block/1/0/3', 72);
+    await expectError(node(), '/chart/hashrate/block/0/10/3', 72);
+    await expectError(node(), '/chart/hashrate/block/1/0/3', 72);
     for (const p of ['x/10/3', '1/x/3', '1/10/x', '-1/10/3', '1/10/-3', '1/10/4294967296', '1.5/10/3']) {
-      await expectError(node, `/chart/hashrate/block/${p}`, 94);
+      await expectError(node(), `/chart/hashrate/block/${p}`, 94);
     }
   });
 });
@@ -137,7 +132,7 @@ describe('GET /chart/hashrate/time/:from/:to/:interval', () => {
 
   it('refuses bad input', async () => {
     for (const p of ['x/1/600', '1/x/600', '1/1/x', '-1/1/600', '1/4294967296/600', '1/1/6e2']) {
-      await expectError(node, `/chart/hashrate/time/${p}`, 94);
+      await expectError(node(), `/chart/hashrate/time/${p}`, 94);
     }
   });
 });

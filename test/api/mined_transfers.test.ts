@@ -1,12 +1,12 @@
 // Blocks with signed coin transfers (built through Chain.append, then served by a started node):
 // /chain/block/:id, /chain/block/:id/binary, /transaction/latest, account history across
 // partial blocks, and coin balances after transfers and fees.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatAddress } from '../../ts/core/address.js';
 import { GENESIS_HASH } from '../../ts/consensus/params.js';
 import { toHex } from '../../ts/core/hex.js';
 import { txHash } from '../../ts/core/transaction.js';
-import { removeDir, startNode, type TestNode } from '../helpers/node.js';
+import { sharedNode } from '../helpers/shared_node.js';
 import { ChainBuilder, wallet } from '../state/chain_fixture.js';
 
 const A = wallet(1),
@@ -17,11 +17,10 @@ const COIN = 100_000_000;
 const FEE1 = 1_000_448,
   FEE2 = 5_000; // both exact 16-bit fees
 const E8 = (v: number) => ({ str: v === 0 ? '0' : (v / COIN).toFixed(8), E8: v });
-let node: TestNode;
 
 // Block 1 pays A (history id 1), block 2 pays B (2), block 3 pays A (3) with A→B 1 coin (4) and
 // A→B 0.5 coin (5), block 4 pays B (6) with B→A 0.25 coin (7).
-beforeAll(async () => {
+const node = sharedNode(['--regtest'], async () => {
   const c = await ChainBuilder.create();
   await c.mine(A.address);
   await c.mine(B.address);
@@ -33,14 +32,10 @@ beforeAll(async () => {
   });
   await c.mine(B.address, { transfers: [{ from: B, to: A.address, amount: 25_000_000n, feeE8: BigInt(FEE1), nonceId: 1 }] });
   await c.close();
-  node = await startNode(['--regtest'], c.dir);
-});
-afterAll(async () => {
-  await node.stop();
-  await removeDir(node.dataDir);
+  return c.dir;
 });
 
-const get = (path: string) => node.data(path);
+const get = (path: string) => node().data(path);
 
 /** The signed hash of a transfer pinned to the genesis (http-api.md: SHA256 of the signed bytes). */
 const hashOf = (to: Uint8Array, amount: bigint, fee: number, nonceId: number) =>

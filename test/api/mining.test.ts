@@ -3,14 +3,15 @@
 // kill -9 during block production.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { powCheck } from '../../ts/kernel/pow.js';
 import { fromHex, toHex } from '../../ts/core/hex.js';
 import { parseHeader, serializeHeader } from '../../ts/core/header.js';
 import { bodyMerkleRoot, parseBody, serializeBody, type Body } from '../../ts/core/body.js';
 import { REGTEST, powVersionAt } from '../../ts/consensus/params.js';
-import { removeDir, startNode, type TestNode } from '../helpers/node.js';
+import { removeDir, startNode } from '../helpers/node.js';
+import { sharedNode } from '../helpers/shared_node.js';
 import { digest } from '../helpers/digest.js';
 import { Chain } from '../../ts/chain/chain.js';
 import { openDatabase } from '../../ts/store/database.js';
@@ -24,17 +25,10 @@ const MINER = join(import.meta.dirname, '../../dist/miner.mjs');
 const wallet = TestWallet.fromSeed(7);
 const other = TestWallet.fromSeed(8);
 
-let node: TestNode;
-beforeAll(async () => {
-  node = await startNode(['--regtest']);
-});
-afterAll(async () => {
-  await node.stop();
-  await removeDir(node.dataDir);
-});
+const node = sharedNode();
 
 async function template(address = wallet.addressText) {
-  const r = await node.get(`/chain/mine/${address}`);
+  const r = await node().get(`/chain/mine/${address}`);
   expect(r.body.code, r.text).toBe(0);
   return r.body.data as { header: string; body: string; merklePrefix: string; height: number; testnet: boolean; blockReward: { E8: number } };
 }
@@ -60,12 +54,15 @@ const recomputeRoot = (h: { merkleRoot: Uint8Array }) => {
 };
 
 async function head() {
-  return (await node.get('/chain/head')).body.data.chainHead;
+  return (await node().get('/chain/head')).body.data.chainHead;
 }
 
 describe('the CPU miner', () => {
   it('mines 20 blocks through /chain/mine and /chain/append', () => {
-    const r = spawnSync(process.execPath, [MINER, '--rpc', node.url, '--address', wallet.addressText, '--blocks', '20'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [MINER, '--rpc', node().url, '--address', wallet.addressText, '--blocks', '20'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('mined 20 blocks');
   });
@@ -73,20 +70,20 @@ describe('the CPU miner', () => {
   it('left a consistent chain', async () => {
     const h = await head();
     expect(h.height).toBe(20);
-    expect(h.hash).toBe((await node.get('/chain/block/20/hash')).body.data);
+    expect(h.hash).toBe((await node().get('/chain/block/20/hash')).body.data);
     expect(h.is_janushash).toBe(true);
     expect(h.pinHeight).toBe(0);
-    expect(h.pinHash).toBe((await node.get('/chain/block/0/hash')).body.data);
+    expect(h.pinHash).toBe((await node().get('/chain/block/0/hash')).body.data);
     expect(BigInt(h.worksumHex)).toBe(20n); // regtest minimum target: work 1 per block
-    expect((await node.get('/chain/hashrate/10')).body.data.nBlocks).toBe(10);
+    expect((await node().get('/chain/hashrate/10')).body.data.nBlocks).toBe(10);
   });
 
   it('refuses bad arguments', () => {
     for (const args of [
       [],
-      ['--rpc', node.url],
-      ['--rpc', node.url, '--address', 'xyz'],
-      ['--rpc', node.url, '--address', wallet.addressText, '--blocks', '0'],
+      ['--rpc', node().url],
+      ['--rpc', node().url, '--address', 'xyz'],
+      ['--rpc', node().url, '--address', wallet.addressText, '--blocks', '0'],
     ]) {
       const r = spawnSync(process.execPath, [MINER, ...args], { encoding: 'utf8' });
       expect(r.status, args.join(' ')).toBe(2);
@@ -165,16 +162,16 @@ describe('POST /chain/append refuses bad blocks and changes nothing', () => {
   for (const [what, code, make] of refusals) {
     it(what, async () => {
       const before = await head();
-      const cacheBefore = (await node.get('/chain/txcache')).text;
-      const r = await node.post('/chain/append', make(await template()));
+      const cacheBefore = (await node().get('/chain/txcache')).text;
+      const r = await node().post('/chain/append', make(await template()));
       expect(r.body.code, r.text).toBe(code);
       expect(await head()).toEqual(before);
-      expect((await node.get('/chain/txcache')).text).toBe(cacheBefore);
+      expect((await node().get('/chain/txcache')).text).toBe(cacheBefore);
     });
   }
 
   it('refuses malformed JSON with 319', async () => {
-    expect((await node.post('/chain/append', '{"height": 1,')).body.code).toBe(319);
+    expect((await node().post('/chain/append', '{"height": 1,')).body.code).toBe(319);
   });
 
   it('accepts a valid transfer once, then refuses the replay and a forged signature', async () => {
@@ -183,7 +180,7 @@ describe('POST /chain/append refuses bad blocks and changes nothing', () => {
     const transfer = wallet.coinTransferEntry({
       height: h,
       pinHeight: 0,
-      pinHash: fromHex((await node.get('/chain/block/0/hash')).body.data)!,
+      pinHash: fromHex((await node().get('/chain/block/0/hash')).body.data)!,
       nonceId: 1,
       feeCode: 0x2800,
       originId: 1n,
@@ -193,7 +190,7 @@ describe('POST /chain/append refuses bad blocks and changes nothing', () => {
     });
     // The template pays `other`, a new account that gets id 2: the transfer goes to it.
     const forged = { ...transfer, amount: 1001n };
-    const bad = await node.post(
+    const bad = await node().post(
       '/chain/append',
       reseal(t, (hd, b) => {
         b.coinTransfers = [forged];
@@ -201,7 +198,7 @@ describe('POST /chain/append refuses bad blocks and changes nothing', () => {
       }),
     );
     expect(bad.body.code, bad.text).toBe(197); // EINVSIG: another signer recovers, as the reference's block application says
-    const ok = await node.post(
+    const ok = await node().post(
       '/chain/append',
       reseal(t, (hd, b) => {
         b.coinTransfers = [transfer];
@@ -209,10 +206,10 @@ describe('POST /chain/append refuses bad blocks and changes nothing', () => {
       }),
     );
     expect(ok.body, ok.text).toEqual({ code: 0, data: null });
-    expect((await node.get('/chain/txcache')).body.data).toEqual([{ accountId: 1, nonceId: 1, pinHeight: 0 }]);
+    expect((await node().get('/chain/txcache')).body.data).toEqual([{ accountId: 1, nonceId: 1, pinHeight: 0 }]);
     const t2 = await template(other.addressText);
     const replayed = { ...transfer, pinNonce: { ...transfer.pinNonce } };
-    const again = await node.post(
+    const again = await node().post(
       '/chain/append',
       reseal(t2, (hd, b) => {
         b.coinTransfers = [replayed];
@@ -226,21 +223,21 @@ describe('POST /chain/append refuses bad blocks and changes nothing', () => {
 describe('fakemine and rollback', () => {
   it('fakemines to the burn address and to a given one, and rolls back', async () => {
     const h0 = (await head()).height;
-    expect((await node.get('/debug/fakemine')).body).toEqual({ code: 0 });
-    expect((await node.get(`/debug/fakemine/${other.addressText}`)).body).toEqual({ code: 0 });
+    expect((await node().get('/debug/fakemine')).body).toEqual({ code: 0 });
+    expect((await node().get(`/debug/fakemine/${other.addressText}`)).body).toEqual({ code: 0 });
     expect((await head()).height).toBe(h0 + 2);
-    expect((await node.get('/debug/rollback')).body).toEqual({ code: 0 });
+    expect((await node().get('/debug/rollback')).body).toEqual({ code: 0 });
     expect((await head()).height).toBe(h0 + 1);
-    expect((await node.get('/debug/fakemine/123')).body.code).toBe(71);
+    expect((await node().get('/debug/fakemine/123')).body.code).toBe(71);
     const last = other.addressText.at(-1) === '0' ? '1' : '0';
-    expect((await node.get(`/debug/fakemine/${other.addressText.slice(0, 47)}${last}`)).body.code).toBe(71);
+    expect((await node().get(`/debug/fakemine/${other.addressText.slice(0, 47)}${last}`)).body.code).toBe(71);
   });
 
   it('mining templates: refuses bad addresses', async () => {
-    expect((await node.get('/chain/mine/abc')).body.code).toBe(71);
-    expect((await node.get('/chain/block/99999/hash')).body.code).toBe(56);
-    expect((await node.get('/chain/block/x/hash')).body.code).toBe(94);
-    expect((await node.get('/chain/hashrate/-1')).body.code).toBe(94);
+    expect((await node().get('/chain/mine/abc')).body.code).toBe(71);
+    expect((await node().get('/chain/block/99999/hash')).body.code).toBe(56);
+    expect((await node().get('/chain/block/x/hash')).body.code).toBe(94);
+    expect((await node().get('/chain/hashrate/-1')).body.code).toBe(94);
   });
 
   it('refuses to roll back an empty chain', async () => {

@@ -1,21 +1,15 @@
 // /tools/*, /transaction/minfee and /debug/json_schemas against a real node over HTTP.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, startNode, type TestNode } from '../helpers/node.js';
+import { describe, expect, it } from 'vitest';
+import { removeDir, startNode } from '../helpers/node.js';
+import { sharedNode } from '../helpers/shared_node.js';
 
 const vectors = (name: string) => JSON.parse(readFileSync(new URL(`../vectors/${name}`, import.meta.url), 'utf8'));
 
-let node: TestNode;
-beforeAll(async () => {
-  node = await startNode(['--regtest']);
-});
-afterAll(async () => {
-  await node.stop();
-  await removeDir(node.dataDir);
-});
+const node = sharedNode();
 
 const expectError = async (path: string, code: number) => {
-  const r = await node.get(path);
+  const r = await node().get(path);
   expect(r.body.code, `${path} → ${r.text}`).toBe(code);
   expect(r.body.error.length).toBeGreaterThan(0);
 };
@@ -31,13 +25,13 @@ describe('/tools/encode16bit', () => {
       ['0', 1, '0.00000001', 0, '0000'],
     ];
     for (const [input, e8, str, orig, bytes] of cases) {
-      const r = await node.get(`/tools/encode16bit/from_e8/${input}`);
+      const r = await node().get(`/tools/encode16bit/from_e8/${input}`);
       expect(r.body).toEqual({ code: 0, data: { original: { str: orig === 0 ? '0' : expect.any(String), E8: orig }, rounded: { str, E8: e8, bytes } } });
     }
   });
 
   it('keeps uint64 values exact', async () => {
-    const r = await node.get('/tools/encode16bit/from_e8/18446744073709551615');
+    const r = await node().get('/tools/encode16bit/from_e8/18446744073709551615');
     expect(r.body.data.original.E8).toBe(18446744073709551615n);
     expect(r.body.data.original.str).toBe('184467440737.09551615');
     expect(r.body.data.rounded.bytes).toBe('ffff');
@@ -45,11 +39,11 @@ describe('/tools/encode16bit', () => {
   });
 
   it('parses coin amount strings', async () => {
-    const r = await node.get('/tools/encode16bit/from_string/0.00005001');
+    const r = await node().get('/tools/encode16bit/from_string/0.00005001');
     expect(r.body.data.original).toEqual({ str: '0.00005001', E8: 5001 });
     expect(r.body.data.rounded.E8).toBe(5000);
-    expect((await node.get('/tools/encode16bit/from_string/1')).body.data.original.E8).toBe(100000000);
-    expect((await node.get('/tools/encode16bit/from_string/.5')).body.data.original.E8).toBe(50000000);
+    expect((await node().get('/tools/encode16bit/from_string/1')).body.data.original.E8).toBe(100000000);
+    expect((await node().get('/tools/encode16bit/from_string/.5')).body.data.original.E8).toBe(50000000);
   });
 
   it('refuses bad input', async () => {
@@ -63,11 +57,11 @@ describe('/tools/parse_price', () => {
     for (const c of vectors('prices.json').cases) {
       const path = `/tools/parse_price/${c.price}/${c.decimals}`;
       if (c.error) {
-        const r = await node.get(path);
+        const r = await node().get(path);
         expect(r.body.code, `${path} → ${r.text}`).not.toBe(0);
         continue;
       }
-      const r = await node.get(path);
+      const r = await node().get(path);
       // Whole-number doubles above 2^53 print without a point; the exact parser reads them as bigint.
       const asDoubles = (p: Record<string, unknown>) => ({ ...p, doubleRaw: Number(p.doubleRaw), doubleAdjusted: Number(p.doubleAdjusted) });
       expect(r.body.code, path).toBe(0);
@@ -85,7 +79,7 @@ describe('/tools/parse_price', () => {
     // The reference parses with from_chars, which refuses a leading '+' (reference-0.10 README §1).
     await expectError('/tools/parse_price/+1/4', 129);
     await expectError('/tools/parse_price/%2B0.5/4', 129);
-    expect((await node.get('/tools/parse_price/1e+2/4')).body.code).toBe(0);
+    expect((await node().get('/tools/parse_price/1e+2/4')).body.code).toBe(0);
     await expectError('/tools/parse_price/1/abc', 94);
     await expectError('/tools/parse_price/1/19', 196);
   });
@@ -99,7 +93,7 @@ describe('/tools/wallet', () => {
         await expectError(path, 70);
         continue;
       }
-      const r = await node.get(path);
+      const r = await node().get(path);
       expect(r.body.data).toEqual({ address: c.address, privKey: c.privKey.toLowerCase(), pubKey: c.pubKey });
     }
   });
@@ -109,17 +103,17 @@ describe('/tools/wallet', () => {
   });
 
   it('makes fresh wallets whose address matches the key', async () => {
-    const a = (await node.get('/tools/wallet/new')).body.data;
-    const b = (await node.get('/tools/wallet/new')).body.data;
+    const a = (await node().get('/tools/wallet/new')).body.data;
+    const b = (await node().get('/tools/wallet/new')).body.data;
     expect(a.privKey).not.toBe(b.privKey);
-    expect((await node.get(`/tools/wallet/from_privkey/${a.privKey}`)).body.data).toEqual(a);
+    expect((await node().get(`/tools/wallet/from_privkey/${a.privKey}`)).body.data).toEqual(a);
   });
 });
 
 describe('/tools/janushash_number', () => {
   it('matches the reference for every recorded header', async () => {
     for (const c of vectors('janushash.json').cases) {
-      const r = await node.get(`/tools/janushash_number/${c.headerHex}`);
+      const r = await node().get(`/tools/janushash_number/${c.headerHex}`);
       expect(r.body.data, c.source).toEqual({ janushashNumber: Number(c.janushashNumber) });
     }
   });
@@ -127,8 +121,8 @@ describe('/tools/janushash_number', () => {
   it('returns the mainnet header value of consensus.md §11.2', async () => {
     const h =
       '05b42d206f8a4b2b8094199fd28423151af8aa54a5073ac6e6805f42096dc3a20ae7cde7f3c41bf363fe94eb448bf924f791f77c22a2ebd6a3a5d8948f8aff019f072bea0000000366f2fefb2719fef5';
-    expect((await node.get(`/tools/janushash_number/${h}`)).body.data.janushashNumber).toBe(2.554370686684796e-14);
-    expect((await node.get(`/tools/janushash_number/${h.toUpperCase()}`)).body.data.janushashNumber).toBe(2.554370686684796e-14);
+    expect((await node().get(`/tools/janushash_number/${h}`)).body.data.janushashNumber).toBe(2.554370686684796e-14);
+    expect((await node().get(`/tools/janushash_number/${h.toUpperCase()}`)).body.data.janushashNumber).toBe(2.554370686684796e-14);
   });
 
   it('refuses headers that are not 80 bytes of hex', async () => {
@@ -138,10 +132,10 @@ describe('/tools/janushash_number', () => {
 
 describe('/tools/info', () => {
   it('reports version, database and uptime', async () => {
-    const d = (await node.get('/tools/info')).body.data;
+    const d = (await node().get('/tools/info')).body.data;
     expect(d.version).toMatchObject({ major: 0, minor: 10, patch: 3 });
     expect(d.version.name).toBe(`v0.10.3 "${d.version.commit}"`);
-    expect(d.chainDBPath.startsWith(node.dataDir)).toBe(true);
+    expect(d.chainDBPath.startsWith(node().dataDir)).toBe(true);
     expect(d.dbSize).toBeGreaterThan(0);
     expect(d.uptime.seconds).toBeGreaterThanOrEqual(0);
     expect(d.uptime.formatted).toMatch(/^\d+d \d+h \d+m \d+s$/);
@@ -151,7 +145,7 @@ describe('/tools/info', () => {
 
 describe('/transaction/minfee', () => {
   it('defaults to 0.01000448', async () => {
-    expect((await node.get('/transaction/minfee')).body.data).toEqual({ minFee: { str: '0.01000448', E8: 1000448, bytes: '4fa2' } });
+    expect((await node().get('/transaction/minfee')).body.data).toEqual({ minFee: { str: '0.01000448', E8: 1000448, bytes: '4fa2' } });
   });
 
   it('rounds --minfee up to the 16-bit grid', async () => {
@@ -167,15 +161,15 @@ describe('/transaction/minfee', () => {
 
 describe('errors and schemas', () => {
   it('answers unknown routes and methods with a JSON error', async () => {
-    const r = await node.get('/no/such/route');
+    const r = await node().get('/no/such/route');
     expect(r.status).toBe(404);
     expect(r.body.code).toBe(56);
-    const p = await node.post('/tools/info', {});
+    const p = await node().post('/tools/info', {});
     expect(p.body.code).toBe(56);
   });
 
   it('serves the JSON Schemas of every declared response type', async () => {
-    const res = await fetch(node.url + '/debug/json_schemas');
+    const res = await fetch(node().url + '/debug/json_schemas');
     const doc = await res.json();
     for (const name of ['CoinAmount', 'CompactFee', 'Encode16bit', 'Price', 'ParsedPrice', 'NodeInfo', 'Wallet', 'JanushashNumber', 'MinFee']) {
       expect(doc[name], name).toBeTypeOf('object');
