@@ -3,7 +3,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { addressOfPrivateKey, signDigest } from '../../ts/core/keys.js';
-import { NodeError, type ErrorName } from '../../ts/core/errors.js';
 import { fromHex, toHex } from '../../ts/core/hex.js';
 import { bodyMerkleRoot, serializeBody, signedEntries, type Body } from '../../ts/core/body.js';
 import { entryTxHash, type EntryContext, type SignedEntry } from '../../ts/core/entry.js';
@@ -23,20 +22,11 @@ import {
 import { verifyEntrySignature } from '../../ts/consensus/signature.js';
 import { TESTNET_BLOCK_1 } from '../core/vectors.js';
 import { Rng, body, entries, entry, fullV4Body, tokenSection } from '../core/gen.js';
+import { errorOf } from '../helpers/error_of.js';
 
 beforeAll(async () => {
   await initKernel();
 });
-
-function errorOf(f: () => unknown): ErrorName | 'none' {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof NodeError) return e.errorName;
-    throw e;
-  }
-  return 'none';
-}
 
 const HEIGHT = 1_000;
 

@@ -3,27 +3,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { blockHash, parseHeader, serializeHeader, type Header } from '../../ts/core/header.js';
-import { NodeError, type ErrorName } from '../../ts/core/errors.js';
 import { fromHex, toHex } from '../../ts/core/hex.js';
 import { GENESIS_HASH, MAINNET, REGTEST, TESTNET, requiredHeaderVersion, type NetworkParams } from '../../ts/consensus/params.js';
 import { checkHeader, checkPow, expectedTarget, timestampContext, type HeaderChainView } from '../../ts/consensus/header_check.js';
 import { agreesWithCheckpoint, gridHeights, MAINNET_CHECKPOINT } from '../../ts/consensus/checkpoint.js';
 import { minimumTimestamp } from '../../ts/consensus/timestamp.js';
 import { HEADERS, TESTNET_BLOCK_1 } from '../core/vectors.js';
+import { errorOf } from '../helpers/error_of.js';
 
 beforeAll(async () => {
   await initKernel();
 });
-
-function errorOf(f: () => unknown): ErrorName | 'none' {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof NodeError) return e.errorName;
-    throw e;
-  }
-  return 'none';
-}
 
 /** An in-memory header chain. */
 class MemoryChain implements HeaderChainView {

@@ -1,17 +1,7 @@
 // Timestamp rules (consensus.md §5.3) on constructed sequences; the clock is an argument.
 import { describe, expect, it } from 'vitest';
-import { NodeError, type ErrorName } from '../../ts/core/errors.js';
 import { checkTimestamp, medianRuleMinimum, minimumTimestamp } from '../../ts/consensus/timestamp.js';
-
-function errorOf(f: () => unknown): ErrorName | 'none' {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof NodeError) return e.errorName;
-    throw e;
-  }
-  return 'none';
-}
+import { errorOf } from '../helpers/error_of.js';
 
 describe('median rule', () => {
   it('is the 26th smallest of the last 50 timestamps', () => {

@@ -5,12 +5,12 @@
 // block_applier.cpp's loader and fill walk) on the same inputs.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
-import { NodeError } from '../../ts/core/errors.js';
 import { buildBook } from '../../ts/dex/book.js';
 import { loadBook, type LoadableOrder } from '../../ts/dex/lazy_book.js';
 import { excessAt, matchBook } from '../../ts/dex/matching.js';
 import { bitlen, ceilDivPrice, ceilMulPrice, cmpRatio } from '../../ts/dex/price_math.js';
 import type { MatchResult } from '../../ts/dex/settlement.js';
+import { errorOf } from '../helpers/error_of.js';
 
 beforeAll(async () => {
   await initKernel();
@@ -53,13 +53,7 @@ function summary(r: MatchResult): string {
 }
 
 function refusal(c: Case): string {
-  try {
-    run(c);
-  } catch (e) {
-    if (e instanceof NodeError) return e.errorName;
-    throw e;
-  }
-  return 'none';
+  return errorOf(() => run(c));
 }
 
 /** The same orders matched as one full book by their remaining amounts (what we did before). */

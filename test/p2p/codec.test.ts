@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { sha256 } from '../../ts/kernel/hash.js';
-import { NodeError } from '../../ts/core/errors.js';
 import { fromHex, toHex } from '../../ts/core/hex.js';
 import { Reader, Writer } from '../../ts/core/bytes.js';
 import { OUR_VERSION, canLeadSync, dialectOf, encodeVersion, decodeVersion } from '../../ts/p2p/dialect.js';
@@ -15,20 +14,12 @@ import { decodeMessage, encodeMessage, type Message } from '../../ts/p2p/message
 import { MAX_PAYLOAD, MSG } from '../../ts/p2p/protocol.js';
 import { TX_MESSAGE_SIZE, type WireTransaction } from '../../ts/p2p/tx_message.js';
 import type { TransactionPayload } from '../../ts/core/transaction.js';
+import { errorOf } from '../helpers/error_of.js';
 
 await initKernel();
 
 const ascii = (s: string) => toHex(new TextEncoder().encode(s));
 const hdr = (fill: number) => new Uint8Array(80).fill(fill);
-const codeOf = (f: () => unknown): string => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof NodeError) return e.errorName;
-    throw e;
-  }
-  return 'no error';
-};
 
 /** encode → decode gives the message back; returns the payload hex. */
 function roundTrip(m: Message): string {
@@ -68,12 +59,14 @@ describe('handshake (§1.4)', () => {
   });
 
   it('refuses a wrong magic, another network and surplus bytes (EHANDSHAKE)', () => {
-    expect(codeOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(new TextEncoder().encode('GET / HTTP/1.1\r\nHost: x\r\n')))).toBe('EHANDSHAKE');
-    expect(codeOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(connectorHello('testnet', OUR_VERSION, 1)))).toBe('EHANDSHAKE');
-    expect(codeOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(new Uint8Array([...connectorHello('mainnet', OUR_VERSION, 1), 0])))).toBe(
+    expect(errorOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(new TextEncoder().encode('GET / HTTP/1.1\r\nHost: x\r\n')))).toBe('EHANDSHAKE');
+    expect(errorOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(connectorHello('testnet', OUR_VERSION, 1)))).toBe('EHANDSHAKE');
+    expect(errorOf(() => new Handshake('mainnet', false, OUR_VERSION, 0).feed(new Uint8Array([...connectorHello('mainnet', OUR_VERSION, 1), 0])))).toBe(
       'EHANDSHAKE',
     );
-    expect(codeOf(() => new Handshake('mainnet', true, OUR_VERSION, 0).feed(new Uint8Array([...acceptorReply('mainnet', OUR_VERSION), 0])))).toBe('EHANDSHAKE');
+    expect(errorOf(() => new Handshake('mainnet', true, OUR_VERSION, 0).feed(new Uint8Array([...acceptorReply('mainnet', OUR_VERSION), 0])))).toBe(
+      'EHANDSHAKE',
+    );
   });
 
   // 0.8.20 as connector may write its Init before the ack byte (strace of a live 0.8.20; a59f7ddf
@@ -175,16 +168,16 @@ describe('framing (§1.5)', () => {
       h[9] = type;
       return h;
     };
-    expect(codeOf(() => new FrameDecoder().push(withHeader(2, 0, 12)))).toBe('EMSGTYPE');
-    expect(codeOf(() => new FrameDecoder().push(withHeader(2, 0, 17)))).toBe('EMSGTYPE');
-    expect(codeOf(() => new FrameDecoder().push(withHeader(2, 0, 99)))).toBe('EMSGTYPE');
-    expect(codeOf(() => new FrameDecoder().push(withHeader(2, 1, 2)))).toBe('EMSGTYPE');
-    expect(codeOf(() => new FrameDecoder().push(withHeader(1, 0, 2)))).toBe('EMSGLEN');
-    expect(codeOf(() => new FrameDecoder().push(withHeader(2 + 8040 + 1, 0, MSG.Append)))).toBe('EMSGLEN');
+    expect(errorOf(() => new FrameDecoder().push(withHeader(2, 0, 12)))).toBe('EMSGTYPE');
+    expect(errorOf(() => new FrameDecoder().push(withHeader(2, 0, 17)))).toBe('EMSGTYPE');
+    expect(errorOf(() => new FrameDecoder().push(withHeader(2, 0, 99)))).toBe('EMSGTYPE');
+    expect(errorOf(() => new FrameDecoder().push(withHeader(2, 1, 2)))).toBe('EMSGTYPE');
+    expect(errorOf(() => new FrameDecoder().push(withHeader(1, 0, 2)))).toBe('EMSGLEN');
+    expect(errorOf(() => new FrameDecoder().push(withHeader(2 + 8040 + 1, 0, MSG.Append)))).toBe('EMSGLEN');
     expect(new FrameDecoder().push(withHeader(2 + 8040, 0, MSG.Append))).toEqual([]); // waits for the payload
     const f = encodeFrame(MSG.Append, new Uint8Array(36));
     f[20] ^= 1;
-    expect(codeOf(() => new FrameDecoder().push(f))).toBe('ECHECKSUM');
+    expect(errorOf(() => new FrameDecoder().push(f))).toBe('ECHECKSUM');
   });
 
   it('has the documented maximum payloads (§2.2)', () => {
@@ -221,16 +214,16 @@ describe('messages (§2.4)', () => {
     expect(encodeMessage(v1).type).toBe(0);
     expect(roundTrip(v1)).toBe(hex.slice(0, -2));
     expect(decodeMessage(0, fromHex(hex)!)).toMatchObject({ kind: 'Init', v3: false, flags: 0 });
-    expect(codeOf(() => decodeMessage(0, fromHex(hex + '00')!))).toBe('EMSGINTEGRITY0');
-    expect(codeOf(() => decodeMessage(30, fromHex(hex.slice(0, -2))!))).toBe('EMSGINTEGRITY0');
+    expect(errorOf(() => decodeMessage(0, fromHex(hex + '00')!))).toBe('EMSGINTEGRITY0');
+    expect(errorOf(() => decodeMessage(30, fromHex(hex.slice(0, -2))!))).toBe('EMSGINTEGRITY0');
     const badGrid = '00000007' + '0001' + '00000002' + '000021c0' + ws + '00000051' + toHex(hdr(9)) + '00' + '00';
-    expect(codeOf(() => decodeMessage(30, fromHex(badGrid)!))).toBe('EINV_GRID');
+    expect(errorOf(() => decodeMessage(30, fromHex(badGrid)!))).toBe('EINV_GRID');
   });
 
   it('Fork, Append and SignedPinRollback', () => {
     expect(roundTrip({ kind: 'Fork', descriptor: 2, length: 9, worksum, forkHeight: 4, grid: [] })).toBe('00000002' + '00000009' + ws + '00000004');
     expect(roundTrip({ kind: 'Append', length: 9, worksum, grid: [hdr(1), hdr(2)] })).toBe('00000009' + ws + toHex(hdr(1)) + toHex(hdr(2)));
-    expect(codeOf(() => decodeMessage(MSG.Append, fromHex('00000009' + ws + '00')!))).toBe('EINV_GRID');
+    expect(errorOf(() => decodeMessage(MSG.Append, fromHex('00000009' + ws + '00')!))).toBe('EINV_GRID');
     const snapshot = { height: 3, hash: new Uint8Array(32).fill(4), signature: new Uint8Array(65).fill(5) };
     const hex = roundTrip({ kind: 'SignedPinRollback', snapshot, length: 2, worksum, descriptor: 6 });
     expect(hex.length / 2).toBe(141);
@@ -264,28 +257,28 @@ describe('messages (§2.4)', () => {
 
   it('Batchreq / Batchrep', () => {
     expect(roundTrip({ kind: 'Batchreq', nonce: 1, descriptor: 2, start: 3, count: 8640 })).toBe('00000001' + '00000002' + '00000003' + '21c0');
-    expect(codeOf(() => decodeMessage(MSG.Batchreq, fromHex('00000001' + '00000002' + '00000000' + '0001')!))).toBe('EBATCHHEIGHT');
-    expect(codeOf(() => decodeMessage(MSG.Batchreq, fromHex('00000001' + '00000002' + '00000001' + '0000')!))).toBe('EBLOCKRANGE');
-    expect(codeOf(() => decodeMessage(MSG.Batchreq, fromHex('00000001' + '00000002' + '00000001' + '21c1')!))).toBe('EBLOCKRANGE');
+    expect(errorOf(() => decodeMessage(MSG.Batchreq, fromHex('00000001' + '00000002' + '00000000' + '0001')!))).toBe('EBATCHHEIGHT');
+    expect(errorOf(() => decodeMessage(MSG.Batchreq, fromHex('00000001' + '00000002' + '00000001' + '0000')!))).toBe('EBLOCKRANGE');
+    expect(errorOf(() => decodeMessage(MSG.Batchreq, fromHex('00000001' + '00000002' + '00000001' + '21c1')!))).toBe('EBLOCKRANGE');
     expect(roundTrip({ kind: 'Batchrep', nonce: 1, headers: [hdr(3)] })).toBe('00000001' + toHex(hdr(3)));
-    expect(codeOf(() => decodeMessage(MSG.Batchrep, fromHex('00000001' + '00')!))).toBe('EINV_HEADERVEC');
+    expect(errorOf(() => decodeMessage(MSG.Batchrep, fromHex('00000001' + '00')!))).toBe('EINV_HEADERVEC');
   });
 
   it('Probereq / Proberep with the presence flags', () => {
     expect(roundTrip({ kind: 'Probereq', nonce: 1, descriptor: 2, height: 3 })).toBe('00000001' + '00000002' + '00000003');
-    expect(codeOf(() => decodeMessage(MSG.Probereq, fromHex('00000001' + '00000002' + '00000000')!))).toBe('EPROBEHEIGHT');
+    expect(errorOf(() => decodeMessage(MSG.Probereq, fromHex('00000001' + '00000002' + '00000000')!))).toBe('EPROBEHEIGHT');
     expect(roundTrip({ kind: 'Proberep', nonce: 1, descriptor: 2, requested: null, current: hdr(6) })).toBe('00000001' + '00000002' + '02' + toHex(hdr(6)));
     expect(roundTrip({ kind: 'Proberep', nonce: 1, descriptor: 2, requested: hdr(5), current: hdr(6) })).toBe(
       '00000001' + '00000002' + '03' + toHex(hdr(5)) + toHex(hdr(6)),
     );
     expect(roundTrip({ kind: 'Proberep', nonce: 1, descriptor: 2, requested: null, current: null })).toBe('00000001' + '00000002' + '00');
-    expect(codeOf(() => decodeMessage(MSG.Proberep, fromHex('00000001' + '00000002' + '04')!))).toBe('EINV_PROBE');
+    expect(errorOf(() => decodeMessage(MSG.Proberep, fromHex('00000001' + '00000002' + '04')!))).toBe('EINV_PROBE');
   });
 
   it('Blockreq (range first, then the descriptor) / Blockrep with a length prefix per body (§8 item 2)', () => {
     expect(roundTrip({ kind: 'Blockreq', nonce: 1, first: 2, last: 31, descriptor: 4 })).toBe('00000001' + '00000002' + '0000001f' + '00000004');
-    expect(codeOf(() => decodeMessage(MSG.Blockreq, fromHex('00000001' + '00000003' + '00000002' + '00000004')!))).toBe('EBLOCKRANGE');
-    expect(codeOf(() => decodeMessage(MSG.Blockreq, fromHex('00000001' + '00000000' + '00000002' + '00000004')!))).toBe('EBLOCKRANGE');
+    expect(errorOf(() => decodeMessage(MSG.Blockreq, fromHex('00000001' + '00000003' + '00000002' + '00000004')!))).toBe('EBLOCKRANGE');
+    expect(errorOf(() => decodeMessage(MSG.Blockreq, fromHex('00000001' + '00000000' + '00000002' + '00000004')!))).toBe('EBLOCKRANGE');
     const rep = encodeMessage({ kind: 'Blockrep', nonce: 1, bodies: [fromHex('aabb')!, new Uint8Array(0)] });
     expect(toHex(rep.payload)).toBe('00000001' + '00000002aabb' + '00000000');
     expect(decodeMessage(MSG.Blockrep, rep.payload)).toMatchObject({ nonce: 1, bodies: [fromHex('aabb')!, new Uint8Array(0)] });
@@ -331,39 +324,39 @@ describe('messages (§2.4)', () => {
     expect(limitTx.slice(8 + 4 + 2 * 21 + 64 + 2 + 16, 8 + 4 + 2 * 21 + 64 + 2 + 16 + 6 + 2 * 65)).toBe('80004f' + '01'.repeat(65));
     const depositTx = toHex(encodeMessage({ kind: 'Txrep', legacy: false, nonce: 0, txs: [txs[4]] }).payload);
     expect(depositTx.slice(8 + 4 + 2 * 21 + 64, 8 + 4 + 2 * 21 + 64 + 32)).toBe('0000000000000008' + '0000000000000009');
-    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex('00000001' + '01' + '08' + '00'.repeat(114))!))).toBe('ETXTYPE');
+    expect(errorOf(() => decodeMessage(MSG.Txrep, fromHex('00000001' + '01' + '08' + '00'.repeat(114))!))).toBe('ETXTYPE');
     // LegacyTxrep (15): coin transfers without the indicator.
     const legacy = '00000001' + hex.slice(8 + 4, 8 + 2 * 116);
     expect(decodeMessage(MSG.LegacyTxrep, fromHex('00000001' + '01' + legacy.slice(8))!)).toEqual({ kind: 'Txrep', legacy: true, nonce: 1, txs: [txs[0]] });
   });
 
   it('refuses leftovers, zero amounts, flag bytes above 1 and the WebRTC messages', () => {
-    expect(codeOf(() => decodeMessage(MSG.Probereq, fromHex('00000001' + '00000002' + '00000003' + '00')!))).toBe('EMSGINTEGRITY0');
-    expect(codeOf(() => decodeMessage(MSG.Probereq, fromHex('00000001')!))).toBe('EMSGINTEGRITY0');
+    expect(errorOf(() => decodeMessage(MSG.Probereq, fromHex('00000001' + '00000002' + '00000003' + '00')!))).toBe('EMSGINTEGRITY0');
+    expect(errorOf(() => decodeMessage(MSG.Probereq, fromHex('00000001')!))).toBe('EMSGINTEGRITY0');
     const coin = (amount: string) => '00000001' + '01' + '01' + '00'.repeat(16) + '000000' + '4fa2' + '22'.repeat(20) + amount + '01'.repeat(65);
     expect(decodeMessage(MSG.Txrep, fromHex(coin('0000000000000001'))!).kind).toBe('Txrep');
-    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(coin('0000000000000000'))!))).toBe('EZEROAMOUNT');
+    expect(errorOf(() => decodeMessage(MSG.Txrep, fromHex(coin('0000000000000000'))!))).toBe('EZEROAMOUNT');
     const token =
       '00000001' + '01' + '02' + '00'.repeat(16) + '000000' + '4fa2' + 'a5'.repeat(32) + '02' + '22'.repeat(20) + '0000000000000001' + '01'.repeat(65);
-    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(token)!))).toBe('EINVBUY');
+    expect(errorOf(() => decodeMessage(MSG.Txrep, fromHex(token)!))).toBe('EINVBUY');
     // The reference's parse checks of the exchange messages.
     const head = (indicator: string, pinHeight: string, nonceId: string) =>
       '00000001' + '01' + indicator + '0000000000000007' + pinHeight + nonceId + '000000' + '4fa2';
     const order = (amount: string) => head('04', '00000040', '00000001') + 'a5'.repeat(32) + '01' + amount + '80004f' + '01'.repeat(65);
     expect(decodeMessage(MSG.Txrep, fromHex(order('0000000000000001'))!).kind).toBe('Txrep');
-    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(order('0000000000000000'))!))).toBe('EZEROAMOUNT');
+    expect(errorOf(() => decodeMessage(MSG.Txrep, fromHex(order('0000000000000000'))!))).toBe('EZEROAMOUNT');
     const deposit = (base: string, quote: string) => head('05', '00000040', '00000001') + 'a5'.repeat(32) + base + quote + '01'.repeat(65);
     expect(decodeMessage(MSG.Txrep, fromHex(deposit('0000000000000000', '0000000000000001'))!).kind).toBe('Txrep');
-    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(deposit('0000000000000000', '0000000000000000'))!))).toBe('EZEROAMOUNT');
+    expect(errorOf(() => decodeMessage(MSG.Txrep, fromHex(deposit('0000000000000000', '0000000000000000'))!))).toBe('EZEROAMOUNT');
     const withdrawal = head('06', '00000040', '00000001') + 'a5'.repeat(32) + '0000000000000000' + '01'.repeat(65);
-    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(withdrawal)!))).toBe('EZEROAMOUNT');
+    expect(errorOf(() => decodeMessage(MSG.Txrep, fromHex(withdrawal)!))).toBe('EZEROAMOUNT');
     const cancel = (pinHeight: string, nonceId: string, cancelHeight: string, cancelNonce: string) =>
       head('07', pinHeight, nonceId) + cancelHeight + cancelNonce + '01'.repeat(65);
     expect(decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000040', '00000002'))!).kind).toBe('Txrep');
-    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000060', '00000002'))!))).toBe('ECANCELFUTURE');
-    expect(codeOf(() => decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000040', '00000001'))!))).toBe('ECANCELSELF');
-    expect(codeOf(() => decodeMessage(18, new Uint8Array(4)))).toBe('ERTCDISABLED');
-    expect(codeOf(() => decodeMessage(27, new Uint8Array(4)))).toBe('ERTCDISABLED');
-    expect(codeOf(() => decodeMessage(MSG.Txreq, fromHex('00000001' + '00'.repeat(16 * 5001))!))).toBe('EINV_TXREQ');
+    expect(errorOf(() => decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000060', '00000002'))!))).toBe('ECANCELFUTURE');
+    expect(errorOf(() => decodeMessage(MSG.Txrep, fromHex(cancel('00000040', '00000001', '00000040', '00000001'))!))).toBe('ECANCELSELF');
+    expect(errorOf(() => decodeMessage(18, new Uint8Array(4)))).toBe('ERTCDISABLED');
+    expect(errorOf(() => decodeMessage(27, new Uint8Array(4)))).toBe('ERTCDISABLED');
+    expect(errorOf(() => decodeMessage(MSG.Txreq, fromHex('00000001' + '00'.repeat(16 * 5001))!))).toBe('EINV_TXREQ');
   });
 });

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
-import { NodeError } from '../../ts/core/errors.js';
 import { serializeHeader } from '../../ts/core/header.js';
 import { Chain } from '../../ts/chain/chain.js';
 import { TESTNET } from '../../ts/consensus/params.js';
@@ -18,20 +17,12 @@ import { HeaderStage } from '../../ts/p2p/header_stage.js';
 import { NO_PRIORITY } from '../../ts/p2p/elements.js';
 import type { InitMsg } from '../../ts/p2p/messages.js';
 import { removeDir } from '../helpers/node.js';
+import { errorOf } from '../helpers/error_of.js';
 
 await initKernel();
 
 const B = 8640;
 const hdr = (fill: number) => new Uint8Array(80).fill(fill);
-const codeOf = (f: () => unknown): string => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof NodeError) return e.errorName;
-    throw e;
-  }
-  return 'no error';
-};
 const init = (length: number, worksum: bigint, grid: Uint8Array[] = []): InitMsg => ({
   kind: 'Init',
   v3: true,
@@ -45,27 +36,27 @@ const init = (length: number, worksum: bigint, grid: Uint8Array[] = []): InitMsg
 
 describe("a peer's chain description", () => {
   it('checks Init: length 0 ⇔ work 0, one grid entry per complete batch', () => {
-    expect(codeOf(() => PeerChain.fromInit(init(0, 1n)))).toBe('EFAKEWORK');
-    expect(codeOf(() => PeerChain.fromInit(init(5, 0n)))).toBe('EFAKEHEIGHT');
-    expect(codeOf(() => PeerChain.fromInit(init(B, 10n)))).toBe('EINV_INITGRID');
+    expect(errorOf(() => PeerChain.fromInit(init(0, 1n)))).toBe('EFAKEWORK');
+    expect(errorOf(() => PeerChain.fromInit(init(5, 0n)))).toBe('EFAKEHEIGHT');
+    expect(errorOf(() => PeerChain.fromInit(init(B, 10n)))).toBe('EINV_INITGRID');
     expect(PeerChain.fromInit(init(B, 10n, [hdr(1)])).grid.length).toBe(1);
   });
 
   it('applies Append (growing, grid complete) and Fork (descriptor + 1, grid kept below F)', () => {
     const c = PeerChain.fromInit(init(B - 1, 10n));
-    expect(codeOf(() => c.append({ kind: 'Append', length: B - 1, worksum: 11n, grid: [] }))).toBe('EAPPEND');
-    expect(codeOf(() => c.append({ kind: 'Append', length: B, worksum: 11n, grid: [] }))).toBe('EAPPEND');
+    expect(errorOf(() => c.append({ kind: 'Append', length: B - 1, worksum: 11n, grid: [] }))).toBe('EAPPEND');
+    expect(errorOf(() => c.append({ kind: 'Append', length: B, worksum: 11n, grid: [] }))).toBe('EAPPEND');
     c.append({ kind: 'Append', length: 2 * B + 5, worksum: 30n, grid: [hdr(1), hdr(2)] });
     expect(c.grid).toEqual([hdr(1), hdr(2)]);
-    expect(codeOf(() => c.fork({ kind: 'Fork', descriptor: 6, length: 9, worksum: 40n, forkHeight: 3, grid: [] }, 0))).toBe('EDESCRIPTOR');
-    expect(codeOf(() => c.fork({ kind: 'Fork', descriptor: 5, length: 2 * B, worksum: 40n, forkHeight: B + 1, grid: [] }, 0))).toBe('EINVDSC');
+    expect(errorOf(() => c.fork({ kind: 'Fork', descriptor: 6, length: 9, worksum: 40n, forkHeight: 3, grid: [] }, 0))).toBe('EDESCRIPTOR');
+    expect(errorOf(() => c.fork({ kind: 'Fork', descriptor: 5, length: 2 * B, worksum: 40n, forkHeight: B + 1, grid: [] }, 0))).toBe('EINVDSC');
     c.fork({ kind: 'Fork', descriptor: 5, length: 2 * B, worksum: 40n, forkHeight: B + 1, grid: [hdr(3)] }, 1000);
     expect({ d: c.descriptor, grid: c.grid }).toEqual({ d: 5, grid: [hdr(1), hdr(3)] });
     // The replaced descriptor must still be answered for 8 minutes.
     expect(c.expectsAnswers(4, 1000 + 8 * 60_000 - 1)).toBe(true);
     expect(c.expectsAnswers(4, 1000 + 8 * 60_000)).toBe(false);
     expect(
-      codeOf(() =>
+      errorOf(() =>
         c.rollback(
           {
             kind: 'SignedPinRollback',
@@ -109,8 +100,8 @@ describe('fork ranges', () => {
     expect(probeHeight(r, 60)).toBeNull(); // 2·20 < 60: download from 1
     expect(probeHeight({ lower: 1, upper: 11 }, 15)).toBeNull(); // fewer than 20 to download
     expect(applyProbe({ lower: 1, upper: 41 }, 30, true)).toEqual({ lower: 31, upper: 41 });
-    expect(codeOf(() => applyProbe({ lower: 10, upper: 41 }, 41, true))).toBe('EBADMATCH');
-    expect(codeOf(() => applyProbe({ lower: 10, upper: 41 }, 9, false))).toBe('EBADMISMATCH');
+    expect(errorOf(() => applyProbe({ lower: 10, upper: 41 }, 41, true))).toBe('EBADMATCH');
+    expect(errorOf(() => applyProbe({ lower: 10, upper: 41 }, 9, false))).toBe('EBADMISMATCH');
   });
 });
 
@@ -150,8 +141,8 @@ describe('a staged header chain', () => {
           timestamp: Math.floor(Date.now() / 1000),
           nonce: 1,
         });
-      expect(codeOf(() => stage.add(h(0x0affffff), Math.floor(Date.now() / 1000)))).toBe('EDIFFICULTY');
-      expect(codeOf(() => stage.add(h(TESTNET.genesisTarget), Math.floor(Date.now() / 1000)))).toBe('EPOW');
+      expect(errorOf(() => stage.add(h(0x0affffff), Math.floor(Date.now() / 1000)))).toBe('EDIFFICULTY');
+      expect(errorOf(() => stage.add(h(TESTNET.genesisTarget), Math.floor(Date.now() / 1000)))).toBe('EPOW');
       expect(stage.length).toBe(0);
     } finally {
       await db.close();
