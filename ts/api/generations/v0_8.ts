@@ -101,36 +101,13 @@ const block8 = reshape(Block8, (b, ctx) => ({
   height: b.height,
 }));
 
-// Transaction lookups and mempool entries (M json.cpp:222-256, 324-343).
+// Transaction lookups and mempool entries (M json.cpp:222-256, 324-343): a transfer's and a reward's
+// begin with the same fields.
+const lookupFields = { txHash: Hash, toAddress: Address, confirmations: int, blockHeight: int, amount: str, amountE8: u64, type: str };
 const Lookup8 = obj({
-  transaction: obj({
-    txHash: Hash,
-    toAddress: Address,
-    confirmations: int,
-    blockHeight: int,
-    amount: str,
-    amountE8: u64,
-    type: str,
-    pinHeight: int,
-    fee: str,
-    feeE8: u64,
-    fromAddress: Address,
-    nonceId: int,
-  }),
+  transaction: obj({ ...lookupFields, pinHeight: int, fee: str, feeE8: u64, fromAddress: Address, nonceId: int }),
 });
-const RewardLookup8 = obj({
-  transaction: obj({
-    txHash: Hash,
-    toAddress: Address,
-    confirmations: int,
-    blockHeight: int,
-    amount: str,
-    amountE8: u64,
-    type: str,
-    timestamp: int,
-    utc: str,
-  }),
-});
+const RewardLookup8 = obj({ transaction: obj({ ...lookupFields, timestamp: int, utc: str }) });
 
 const ERROR_CODES_0_8: Record<string, number> = {
   ENONCE: 27,
