@@ -11,6 +11,7 @@ import type { Body, TokenSection } from '../core/body.js';
 import { canceledTransactionId, entryBytes, entryPinHeight, entryTransactionId, entryTxHash, type EntryContext, type SignedEntry } from '../core/entry.js';
 import { fail } from '../core/errors.js';
 import { concatBytes, toHex } from '../core/hex.js';
+import type { HistoryKind } from '../core/history_kinds.js';
 import { pinBegin } from '../core/pin.js';
 import { feeE8OfCode, rewardHash, type TransactionId } from '../core/transaction.js';
 import { verifyEntrySignature } from '../consensus/signature.js';
@@ -22,7 +23,7 @@ import { matchBook } from '../dex/matching.js';
 import type { Db } from '../store/database.js';
 import { u64Value } from '../store/keys.js';
 import { addAsset, assetById, type Asset } from './assets.js';
-import { addHistoryEntry, encodeMatch, matchTxHash, type HistoryKind } from './history.js';
+import { addHistoryEntry, encodeMatch, matchTxHash } from './history.js';
 import {
   accountIdOf,
   addAccount,

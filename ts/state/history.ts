@@ -16,22 +16,10 @@
 import { Reader, Writer } from '../core/bytes.js';
 import { HASH_SIZE } from '../core/header.js';
 import { concatBytes } from '../core/hex.js';
+import { HISTORY_KINDS, type HistoryKind } from '../core/history_kinds.js';
 import { sha256 } from '../kernel/hash.js';
 import { accountHistoryKey, historyKey, txHashKey, u64Value } from '../store/keys.js';
 import type { KeyWriter } from './ledger.js';
-
-export const HISTORY_KINDS = [
-  'reward',
-  'coinTransfer',
-  'tokenTransfer',
-  'limitSwap',
-  'match',
-  'liquidityDeposit',
-  'liquidityWithdrawal',
-  'cancelation',
-  'assetCreation',
-] as const;
-export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
 export interface HistoryEntry {
   kind: HistoryKind;

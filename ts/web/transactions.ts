@@ -1,31 +1,9 @@
 // Transactions and exchange actions as people read them: one line for tables (block, address
 // history, mempool) and label–value rows for a transaction's own page. Shapes are the contract's
 // (docs/api.md Types): a block body's entries, TransactionLookup and MempoolEntry transactions.
+import { HISTORY_KINDS, type HistoryKind } from '../core/history_kinds.js';
 import { COIN, amountStr, priceStr, ratioPrice } from './format.js';
 import { addressLink, amount, assetLabel, blockLink, el, marketLink, txLink, type Child } from './dom.js';
-
-export type TxType =
-  | 'reward'
-  | 'coinTransfer'
-  | 'tokenTransfer'
-  | 'limitSwap'
-  | 'match'
-  | 'liquidityDeposit'
-  | 'liquidityWithdrawal'
-  | 'assetCreation'
-  | 'cancelation';
-
-export const TX_TYPES: TxType[] = [
-  'reward',
-  'coinTransfer',
-  'tokenTransfer',
-  'limitSwap',
-  'match',
-  'liquidityDeposit',
-  'liquidityWithdrawal',
-  'assetCreation',
-  'cancelation',
-];
 
 export const TYPE_LABEL: Record<string, string> = {
   reward: 'Mining reward',
@@ -59,7 +37,7 @@ const big = (v: number | bigint | undefined): bigint => BigInt(v ?? 0);
 
 /** One entry of a block body (or history): its type and transaction, newest id last. */
 export interface Entry {
-  type: TxType;
+  type: HistoryKind;
   historyId: bigint;
   tx: any;
 }
@@ -67,7 +45,7 @@ export interface Entry {
 /** A block body's entries in the order of their history ids. */
 export function entriesOf(body: Record<string, any>): Entry[] {
   const out: Entry[] = [];
-  for (const type of TX_TYPES) {
+  for (const type of HISTORY_KINDS) {
     const v = body[type];
     for (const e of v === null || v === undefined ? [] : Array.isArray(v) ? v : [v]) {
       out.push({ type, historyId: big(e.historyId), tx: e.transaction });
