@@ -67,6 +67,18 @@ const perBlockClaims = (perBlock: any[]): Claims => ({
   confirmations: perBlock.map((b) => [b.height, b.confirmations]),
 });
 
+/** Block 4, whose answer has the same header fields in both generations. */
+const block4: Probe = {
+  path: '/chain/block/4',
+  claims: (b) => ({
+    blocks: [
+      [b.height, b.header.hash],
+      [b.height - 1, b.header.prevHash],
+    ],
+    confirmations: [[b.height, b.confirmations]],
+  }),
+};
+
 /** Read routes without parameters whose answers claim nothing, each probed at its own path. */
 const asIs = (...paths: string[]): Record<string, Probe> => Object.fromEntries(paths.map((path) => [`GET ${path}`, { path }]));
 
@@ -104,16 +116,7 @@ function probes(known: { hashAt5: string; rewardAt5: string }): Record<string, P
       errorClaims: () => ({ absent: [[5, known.hashAt5]] }),
     },
     'GET /chain/block/:id/binary': { path: '/chain/block/4/binary', errors: ['ENOTFOUND'], errorClaims: () => ({ below: 4 }) },
-    'GET /chain/block/:id': {
-      path: '/chain/block/4',
-      claims: (b) => ({
-        blocks: [
-          [b.height, b.header.hash],
-          [b.height - 1, b.header.prevHash],
-        ],
-        confirmations: [[b.height, b.confirmations]],
-      }),
-    },
+    'GET /chain/block/:id': block4,
     'GET /transaction/latest': { path: '/transaction/latest', claims: (v) => perBlockClaims(v.perBlock) },
     'GET /chain/mine/:account': {
       path: `/chain/mine/${A}`,
@@ -290,16 +293,7 @@ describe('read routes during appends and rollbacks', () => {
             confirmations: v.perBlock.map((b: any) => [b.height, b.confirmations]),
           }),
         },
-        block: {
-          path: '/chain/block/4',
-          claims: (b) => ({
-            blocks: [
-              [b.height, b.header.hash],
-              [b.height - 1, b.header.prevHash],
-            ],
-            confirmations: [[b.height, b.confirmations]],
-          }),
-        },
+        block: block4,
         balance: { path: `/account/${A}/balance`, claims: (v) => ({ tips: [lengthOfRewards(BigInt(v.balanceE8))] }) },
         head: {
           path: '/chain/head',
