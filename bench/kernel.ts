@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { initKernel } from '../ts/kernel/instance.js';
 import { sha256d } from '../ts/kernel/hash.js';
 import { janushashNumber } from '../ts/kernel/pow.js';
-import { recoverPublicKeyKernel } from '../ts/kernel/secp256k1.js';
+import { recoverManyKernel, recoverPublicKeyKernel } from '../ts/kernel/secp256k1.js';
 import { fromHex } from '../ts/core/hex.js';
 
 /** Reads a file of test/vectors/ (the same path from bench/ and from the bundle in dist/). */
@@ -83,6 +83,15 @@ export async function benchKernel(): Promise<void> {
       recoverPublicKeyKernel(d, s);
     }),
   );
+  // A block's signatures as one recovery worker gets them (half of 353): one call, the inversions shared.
+  const BATCH = 176;
+  const batch = new Uint8Array(BATCH * 97);
+  for (let i = 0; i < BATCH; i++) {
+    const [d, s] = signed[i % signed.length];
+    batch.set(d, 97 * i);
+    batch.set(s, 97 * i + 32);
+  }
+  wasm.set('secp256k1 recover (batches of 176)', BATCH * rate(2, () => recoverManyKernel(batch)));
   for (const [k, v] of wasm) console.log(`wasm ${k}/s: ${Math.round(v)}`);
 
   let native: Map<string, number>;

@@ -4,7 +4,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use kernel::janus::janushash;
-use kernel::secp256k1::recover;
+use kernel::secp256k1::{recover, recover_many};
 use kernel::sha256::sha256d;
 
 /// The values of every `"name": "…"` member of a vector file, in order (the crate has no JSON
@@ -79,4 +79,10 @@ fn main() {
         black_box(recover(black_box(d), black_box(s)).unwrap());
     });
     println!("native secp256k1 recover/s: {}", sr.round());
+    let batch: Vec<([u8; 32], [u8; 65])> = (0..176).map(|i| signed[i % signed.len()]).collect();
+    let sb = 176.0
+        * rate(2.0, |_| {
+            black_box(recover_many(black_box(&batch)));
+        });
+    println!("native secp256k1 recover (batches of 176)/s: {}", sb.round());
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as secp from '@noble/secp256k1';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
-import { recoverPublicKeyKernel, signatureInRange } from '../../ts/kernel/secp256k1.js';
+import { recoverManyKernel, recoverPublicKeyKernel, signatureInRange } from '../../ts/kernel/secp256k1.js';
 import { isCanonicalSignature, publicKeyOf, randomPrivateKey, recoverPublicKey, signDigest } from '../../ts/core/keys.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
@@ -106,6 +106,34 @@ describe('random keys and digests against @noble/secp256k1', () => {
       const sig = sigOf(r, s, i % 2);
       expect(toHex(recoverPublicKeyKernel(digest, sig))).toBe(toHex(nobleRecover(digest, sig)));
     }
+  });
+});
+
+describe('recoverManyKernel', () => {
+  it('answers each item as recoverPublicKeyKernel does, in one call, invalid signatures among valid ones', () => {
+    const rnd = bytes(0x7654321);
+    const items: [Uint8Array, Uint8Array][] = [];
+    for (let i = 0; i < 60; i++) {
+      const digest = rnd(32);
+      const r = num(rnd(32)) % N || 1n;
+      const s = (num(rnd(32)) % HALF_N) + 1n;
+      items.push([digest, i % 10 === 3 ? sigOf(r, N - s, 0) : i % 10 === 7 ? sigOf(r, s, 5) : sigOf(r, s, i % 2)]);
+    }
+    const packed = new Uint8Array(items.length * 97);
+    items.forEach(([d, sig], i) => {
+      packed.set(d, 97 * i);
+      packed.set(sig, 97 * i + 32);
+    });
+    const out = recoverManyKernel(packed);
+    expect(out.length).toBe(34 * items.length);
+    items.forEach(([d, sig], i) => {
+      const want = recoverPublicKeyKernel(d, sig);
+      const answer = out.subarray(34 * i, 34 * (i + 1));
+      if (want) expect([answer[0], toHex(answer.subarray(1))]).toEqual([0, toHex(want)]);
+      else expect(answer[0]).toBeGreaterThan(0);
+    });
+    expect(recoverManyKernel(new Uint8Array(0)).length).toBe(0);
+    expect(() => recoverManyKernel(new Uint8Array(96))).toThrow(RangeError);
   });
 });
 

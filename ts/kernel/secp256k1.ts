@@ -4,6 +4,7 @@ import { callWithBuffers, kernel } from './instance.js';
 
 interface Secp256k1Exports {
   secp256k1_recover(digest: number, sig: number, out: number): number;
+  secp256k1_recover_many(items: number, n: number, out: number): void;
 }
 
 /** Status codes of `secp256k1_recover` other than 0 (success). */
@@ -25,6 +26,18 @@ export function recoverPublicKeyKernel(digest32: Uint8Array, sig65: Uint8Array):
   if (!(sig65 instanceof Uint8Array) || sig65.length !== 65) return null;
   const { out, status } = callWithBuffers([digest32, sig65], 33, ([d, s], o) => kernel<Secp256k1Exports>().secp256k1_recover(d, s, o));
   return status === 0 ? out : null;
+}
+
+/**
+ * Many recoveries in one kernel call (the inversions shared across the batch): `items` is
+ * n × (digest(32) ‖ signature(65)); the answer n × (status(1) ‖ key(33)), status 0 with the key,
+ * else a RECOVER_ERRORS code and 33 zero bytes.
+ */
+export function recoverManyKernel(items: Uint8Array): Uint8Array {
+  if (items.length % 97 !== 0) throw new RangeError(`${items.length} bytes are not whole items`);
+  const n = items.length / 97;
+  if (n === 0) return new Uint8Array(0);
+  return callWithBuffers([items], 34 * n, ([i], o) => kernel<Secp256k1Exports>().secp256k1_recover_many(i, n, o)).out;
 }
 
 /** The group order n of secp256k1 and floor(n/2), the largest "low" s. */
