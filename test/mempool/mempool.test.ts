@@ -35,6 +35,22 @@ describe('Mempool', () => {
     expect(m.reserved(1n, 0n)).toBe(1100n);
   });
 
+  it("refuses another account's transaction with a pending txHash (EREFABORT), changing nothing", () => {
+    const m = new Mempool();
+    const a = tx(1n, 1, 100, 10n);
+    m.insert(a, free(10_000n));
+    const twin = { ...tx(2n, 1, 100, 10n), hash: a.hash };
+    try {
+      m.insert(twin, free(10_000n));
+      expect.unreachable();
+    } catch (e) {
+      expect(code(e)).toBe(2002);
+    }
+    expect(m.size).toBe(1);
+    expect(m.byTxHash(a.hash)).toBe(a);
+    expect(m.reserved(2n, 0n)).toBe(0n);
+  });
+
   it('replaces the same id only for a strictly higher fee', () => {
     const m = new Mempool();
     m.insert(tx(1n, 1, 100, 10n), free(10_000n));

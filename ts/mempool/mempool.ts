@@ -89,13 +89,18 @@ export class Mempool {
 
   /**
    * Inserts `tx` under the balance rules of exchange.md §12.3; `free(tokenId)` is the signer's
-   * on-chain total − locked. Throws ENONCE (same id, fee not higher), EBALANCE or ETOKBALANCE
-   * (not enough even after evicting cheaper transactions), changing nothing. Returns the evicted.
+   * on-chain total − locked. Throws ENONCE (same id, fee not higher), EREFABORT (another account's
+   * pending transaction has its txHash), EBALANCE or ETOKBALANCE (not enough even after evicting
+   * cheaper transactions), changing nothing. Returns the evicted.
    */
   insert(tx: PendingTx, free: (tokenId: bigint) => bigint): PendingTx[] {
     const key = transactionIdKey(txId(tx));
     const replaced = this.byId.get(key);
     if (replaced && replaced.tx.feeCode >= tx.feeCode) fail('ENONCE', 'a transaction with this (pinHeight, nonceId) is pending with a fee at least as high');
+    // The signed bytes do not name the signer: two accounts signing the same fields make one txHash.
+    // A reference holding both exits on its mempool's assertion (mempool.hpp:65), so never relay a twin.
+    const twin = this.byHash.get(toHex(tx.hash));
+    if (twin && twin !== replaced) fail('EREFABORT', 'another account has a pending transaction with this txHash (the same signed fields)');
     const need = reservations(tx);
     let ownSorted: Slot[] | null = null;
     const own = () => (ownSorted ??= this.ordered.filter((s) => s.tx.originId === tx.originId)); // already cheapest first
