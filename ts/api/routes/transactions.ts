@@ -69,6 +69,7 @@ export const transactionRoutes = [
       'EASSETHASHNOTFOUND',
       'EBALANCE',
       'ETOKBALANCE',
+      'EREFABORT',
     ],
     doc: "Submits a signed transaction (see [Transactions](#transactions)); answers its hash once the mempool has admitted it. A member that is missing or malformed answers its code (first bad member wins), then the mempool's checks (pin window, signature, balance, fee) answer theirs.",
     response: named('TxHash', obj({ txHash: hexStr(64) })),
