@@ -75,4 +75,19 @@ describe('block views from the answer cache', () => {
     expect(JSON.stringify(newer)).toContain(JSON.stringify(latest.body.data.perBlock?.[0] ?? '').slice(1, 40));
     expect((await node.get('/chain/block/99')).body.code).not.toBe(0);
   });
+
+  it('answers kept per chain state move with the tip: richlist, history, balances, a hashrate chart', async () => {
+    const urls = ['/account/richlist/0', `/account/${A}/history/18446744073709551615`, `/account/${A}/balance/0`, '/chart/hashrate/block/1/100/2', `/account/${A}/coin_balance`];
+    const before = await Promise.all(urls.map(async (u) => (await node.get(u)).body));
+    for (const [i, u] of urls.entries()) expect((await node.get(u)).body, u).toEqual(before[i]); // kept
+    await mine(1);
+    const after = await Promise.all(urls.map(async (u) => (await node.get(u)).body));
+    for (const [i, u] of urls.entries()) {
+      expect(after[i].code, u).toBe(0);
+      expect(after[i], u).not.toEqual(before[i]); // the new block is in every one of them
+    }
+    // A query is part of what is kept: another query, another answer.
+    const all = (await node.get('/chart/hashrate/block/1/100/2')).body.data.data.length;
+    expect((await node.get('/chart/hashrate/block/1/3/2')).body.data.data.length).toBeLessThan(all);
+  });
 });

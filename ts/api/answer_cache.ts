@@ -1,6 +1,7 @@
-// Whole answers of immutable data as written bytes (issue 20): a full block's `/chain/block/:id` is
-// built once per block hash and API generation (the cache is per listener, so per generation) and
-// then served from memory. The one value of such answers that moves with the chain, the block's
+// Whole answers as written bytes (issue 20): a full block's `/chain/block/:id` is built once per
+// block hash and API generation (the cache is per listener, so per generation) and then served from
+// memory; answers that depend on the chain state (candles, richlists, a market) once per tip and
+// mempool version (route.ts dependsOn). The one value of such answers that moves with the chain, the block's
 // `confirmations`, is cut out of the stored text and written per request. Bounded in bytes: the
 // least recently used answers go first.
 
@@ -23,6 +24,14 @@ export interface AnswerKey {
  */
 export function tipAnswerKey(what: string, chain: { length: number; hashAt(h: number): Uint8Array }): AnswerKey {
   return { key: `${what} ${chain.length} ${Buffer.from(chain.hashAt(chain.length)).toString('hex')}` };
+}
+
+/**
+ * The key of an answer that is a function of the request URL and the chain state (`mempoolVersion`
+ * null) or also of the pending transactions (route.ts dependsOn).
+ */
+export function stateAnswerKey(url: string, chain: { length: number; hashAt(h: number): Uint8Array }, mempoolVersion: number | null): AnswerKey {
+  return tipAnswerKey(mempoolVersion === null ? `url ${url}` : `url ${url} mempool ${mempoolVersion}`, chain);
 }
 
 export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;

@@ -57,6 +57,13 @@ export interface ReadRoute<T = unknown> extends RouteParts<T> {
    * which runs only on a miss.
    */
   answerKey?(req: ReadRequest): AnswerKey | null | Promise<AnswerKey | null>;
+  /**
+   * The answer is a function of the URL (path and query), the API generation and the chain state
+   * alone ('chain'), or also of the pending transactions ('chain+mempool'): the server keeps the
+   * written answer per tip (and mempool version) and serves it again until either moves. Only for
+   * handlers that read nothing else (no clock, peers, configuration or randomness).
+   */
+  dependsOn?: 'chain' | 'chain+mempool';
 }
 
 export interface ChangeRoute<T = unknown> extends RouteParts<T> {

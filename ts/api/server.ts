@@ -18,7 +18,7 @@ import { CONTRACT, GENERATIONS, servedRoutes } from './generations/index.js';
 import { readJson, writeJson } from './json.js';
 import { isStoreDamage } from '../chain/store_damage.js';
 import { ReadGate } from './read_gate.js';
-import { AnswerCache } from './answer_cache.js';
+import { AnswerCache, stateAnswerKey } from './answer_cache.js';
 import type { ReadRequest, Route } from './route.js';
 import type { ReadView } from '../chain/read_view.js';
 import type { NodeServices } from './services.js';
@@ -186,8 +186,17 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
       // One view for the whole answer: the cache key, the handler and the generation's reshapes.
       await chain.read(async (view) => {
         const req: ReadRequest = { params, query, body, api, node: readServices, view };
-        // Immutable answers: the written bytes, built once (answer_cache.ts).
-        const key = read.answerKey && cacheable && Object.keys(query).length === 0 ? await read.answerKey(req) : null;
+        // Answers kept as written bytes (answer_cache.ts): immutable ones by their own key, the others
+        // per chain state (and mempool version) they were computed on.
+        const key = !cacheable
+          ? null
+          : read.answerKey
+            ? Object.keys(query).length === 0
+              ? await read.answerKey(req)
+              : null
+            : read.dependsOn
+              ? stateAnswerKey(ctx.url, view, read.dependsOn === 'chain+mempool' ? readServices.mempool.version : null)
+              : null;
         if (key) {
           const text = answers.get(key, number);
           if (text !== undefined) {

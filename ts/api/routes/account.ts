@@ -24,6 +24,7 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: '/account/:account/coin_balance',
+    dependsOn: 'chain+mempool',
     params: { account: ACCOUNT_OR_NONE },
     errors: ['EBADADDRESS', 'EINV_ARGS'],
     doc:
@@ -52,6 +53,7 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: '/account/:account/balance/:tokenspec',
+    dependsOn: 'chain+mempool',
     params: { account: ACCOUNT_OR_NONE },
     errors: ['EBADADDRESS', 'EINV_ARGS'],
     doc:
@@ -86,6 +88,7 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: '/account/richlist/:tokenspec',
+    dependsOn: 'chain',
     doc: 'The 100 largest holders of a token.',
     response: named('Richlist', obj({ richlist: arr(obj({ address: hexStr(48), balance: TokenAmount })), token: Token })),
     handler: async ({ params, view }) => {
@@ -101,6 +104,7 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: '/account/:account/history/:beforeId',
+    dependsOn: 'chain',
     doc: "An account's history, newest first, a page at a time (see [History paging](#history-paging)).",
     response: ActionsByBlock,
     handler: async ({ params, view }) => {

@@ -164,6 +164,7 @@ export const chainRoutes = [
   route({
     method: 'GET',
     path: '/chain/hashrate/:window',
+    dependsOn: 'chain',
     doc: 'The network hashrate estimated from the last `:window` blocks.',
     response: named('HashrateEstimate', obj({ estimate: u64, nBlocks: int })),
     handler: ({ params, view }) => {

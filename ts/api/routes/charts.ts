@@ -58,6 +58,7 @@ export const chartRoutes = [
   route({
     method: 'GET',
     path: '/chart/candles/:asset/:interval',
+    dependsOn: 'chain',
     doc: "Price candles of an asset's trades: `[begin, height, open, high, low, close, base volume, quote volume]`; prices (coin per whole asset unit, each trade's quote total over its base total, to 18 significant digits) and volumes (exact, in asset and coin units) are decimal texts. Query `from`, `to` (timestamps, inclusive) and `n` (default 100, at most 200): at most two of them.",
     params: { interval: 'candle length: `5m`, `1h` or `1d`' },
     // [begin timestamp, height of the first trade, open, high, low, close, base volume, quote volume]
@@ -78,6 +79,7 @@ export const chartRoutes = [
   route({
     method: 'GET',
     path: '/chart/trades/:asset',
+    dependsOn: 'chain',
     doc: "An asset's trades per block: `[height, timestamp, base total, quote total]`, the totals exact decimal texts in asset and coin units (the swaps of both sides summed). Query `from`, `to` (heights, inclusive) and `n` (default 100, at most 200): at most two of them.",
     // [height, timestamp, base total, quote total] per block (http-api.md; the reference swaps the first two).
     response: Trades,
@@ -94,6 +96,7 @@ export const chartRoutes = [
   route({
     method: 'GET',
     path: '/chart/hashrate/block/:from/:to/:window',
+    dependsOn: 'chain',
     doc: 'One hashrate estimate per height from `:from` to `:to`, each over `:window` blocks.',
     response: named('HashrateBlockChart', obj({ range: obj({ begin: int, end: int }), data: arr(num) })),
     handler: ({ params, view }) => {
@@ -111,6 +114,7 @@ export const chartRoutes = [
   route({
     method: 'GET',
     path: '/chart/hashrate/time/:from/:to/:interval',
+    dependsOn: 'chain',
     doc: 'Hashrate samples between two timestamps, one every `:interval` seconds.',
     params: { from: 'first Unix timestamp', to: 'last Unix timestamp', interval: 'seconds between samples' },
     response: named(

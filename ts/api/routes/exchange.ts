@@ -36,6 +36,7 @@ export const exchangeRoutes = [
   route({
     method: 'GET',
     path: '/asset/complete',
+    dependsOn: 'chain',
     doc: 'Assets whose name starts with `namePrefix` and whose hash starts with `hashPrefix` (query parameters, both optional).',
     response: named('AssetCompletion', obj({ namePrefix: str, hashPrefix: str, match: arr(AssetRecord) })),
     handler: async ({ query, view }) => {
@@ -48,6 +49,7 @@ export const exchangeRoutes = [
   route({
     method: 'GET',
     path: '/asset/lookup/:asset',
+    dependsOn: 'chain',
     doc: "An asset's record: id, hash, name, decimals, creation height, owner, supply.",
     response: AssetRecord,
     handler: async ({ params, view }) => assetRecord(await resolveAsset(view, assetParam(params.asset))),
@@ -55,6 +57,7 @@ export const exchangeRoutes = [
   route({
     method: 'GET',
     path: '/dex/market/:asset',
+    dependsOn: 'chain+mempool',
     doc: "The market of an asset against the coin: the pool, the order book (mempool orders included) and `match`, what the next block's matching of the asset would do if it were the block this node would mine now: its template (the best-paying pending transactions the ledger accepts) applied to the ledger by the code that applies every block, so with the block's own order loading and cancelations, and no match at all unless the block carries a new order of the asset. Another miner's block, or transactions arriving first, can match otherwise. With `--api=0.10`, the reference's preview instead: the whole book (mempool orders included) cleared against the pool.",
     response: Market,
     handler: async ({ params, node, view, api }) => {
@@ -72,6 +75,7 @@ export const exchangeRoutes = [
   route({
     method: 'GET',
     path: '/account/:account/open_orders',
+    dependsOn: 'chain+mempool',
     doc: "An account's open orders, per asset (by asset id); each side lists the orders in blocks by transaction id (pinHeight, then nonceId), then the pending ones likewise.",
     response: arr(MarketOrders),
     handler: async ({ params, node, view }) => {
@@ -88,6 +92,7 @@ export const exchangeRoutes = [
   route({
     method: 'GET',
     path: '/account/:account/open_orders/:asset',
+    dependsOn: 'chain+mempool',
     doc: "An account's open orders in one asset; each side lists the orders in blocks in the order they entered the book, then the pending ones by transaction id.",
     response: MarketOrders,
     handler: async ({ params, node, view }) => {

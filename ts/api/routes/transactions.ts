@@ -81,6 +81,7 @@ export const transactionRoutes = [
   route({
     method: 'GET',
     path: '/transaction/mempool',
+    dependsOn: 'chain+mempool',
     doc: 'The pending transactions, best-paying first, the latest arrival first among equal fees, as the reference lists them (at most 2,000).',
     response: arr(MempoolEntry),
     handler: ({ node, view }) => mempoolEntries(dbReader(view.db), newestFirstAmongEqualFees(node.mempool.pool.all()).slice(0, MEMPOOL_LISTING_LIMIT)),
@@ -88,6 +89,7 @@ export const transactionRoutes = [
   route({
     method: 'GET',
     path: '/account/:account/mempool',
+    dependsOn: 'chain+mempool',
     doc: 'The pending transactions an account has sent, by transaction id (pinHeight, then nonceId), as the reference lists them.',
     response: arr(MempoolEntry),
     handler: async ({ params, node, view }) => {
