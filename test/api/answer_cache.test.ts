@@ -77,7 +77,13 @@ describe('block views from the answer cache', () => {
   });
 
   it('answers kept per chain state move with the tip: richlist, history, balances, a hashrate chart', async () => {
-    const urls = ['/account/richlist/0', `/account/${A}/history/18446744073709551615`, `/account/${A}/balance/0`, '/chart/hashrate/block/1/100/2', `/account/${A}/coin_balance`];
+    const urls = [
+      '/account/richlist/0',
+      `/account/${A}/history/18446744073709551615`,
+      `/account/${A}/balance/0`,
+      '/chart/hashrate/block/1/100/2',
+      `/account/${A}/coin_balance`,
+    ];
     const before = await Promise.all(urls.map(async (u) => (await node.get(u)).body));
     for (const [i, u] of urls.entries()) expect((await node.get(u)).body, u).toEqual(before[i]); // kept
     await mine(1);
