@@ -11,18 +11,42 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 const HERE = dirname(fileURLToPath(import.meta.url));
 export function bundleChainMaker(ourDir) {
-  const b = spawnSync('npx', ['esbuild', join(HERE, 'make_chain.ts'), '--bundle', '--platform=node', '--format=esm', '--target=node20', '--packages=external', `--outfile=${join(ourDir, 'dist', '_make_chain.mjs')}`], { cwd: ourDir, encoding: 'utf8' });
+  const b = spawnSync(
+    'npx',
+    [
+      'esbuild',
+      join(HERE, 'make_chain.ts'),
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--target=node20',
+      '--packages=external',
+      `--outfile=${join(ourDir, 'dist', '_make_chain.mjs')}`,
+    ],
+    { cwd: ourDir, encoding: 'utf8' },
+  );
   if (b.status !== 0) throw new Error(b.stderr);
   return (n, full, trades = 1000) => {
     const label = full === 'dex' ? `dex-${trades}` : full ? 'full' : 'empty';
     const cache = process.env.CHAIN_CACHE && join(process.env.CHAIN_CACHE, `${n}-${label}`);
-    if (cache && existsSync(join(cache, '.done'))) { const d = mkdtempSync(join(tmpdir(), 'chain-')); cpSync(cache, d, { recursive: true }); return d; }
+    if (cache && existsSync(join(cache, '.done'))) {
+      const d = mkdtempSync(join(tmpdir(), 'chain-'));
+      cpSync(cache, d, { recursive: true });
+      return d;
+    }
     const t = Date.now();
-    const r = spawnSync(process.execPath, [join(ourDir, 'dist', '_make_chain.mjs'), String(n), full === 'dex' ? 'dex' : full ? '1' : '0', String(trades)], { cwd: ourDir, encoding: 'utf8', timeout: 1800000 });
+    const r = spawnSync(process.execPath, [join(ourDir, 'dist', '_make_chain.mjs'), String(n), full === 'dex' ? 'dex' : full ? '1' : '0', String(trades)], {
+      cwd: ourDir,
+      encoding: 'utf8',
+      timeout: 1800000,
+    });
     if (r.status !== 0) throw new Error(r.stderr);
     console.log(`chain of ${n} ${label} blocks built in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     const dir = r.stdout.trim().split('\n').pop();
-    if (cache) { cpSync(dir, cache, { recursive: true }); writeFileSync(join(cache, '.done'), ''); }
+    if (cache) {
+      cpSync(dir, cache, { recursive: true });
+      writeFileSync(join(cache, '.done'), '');
+    }
     return dir;
   };
 }

@@ -31,8 +31,14 @@ const T0 = 1_700_000_000;
 const MINER_SK = Uint8Array.from({ length: 32 }, (_, i) => 7 + i);
 const RECEIVER_SK = Uint8Array.from({ length: 32 }, (_, i) => 99 - i);
 /** Accounts funded last, for the mempool apiperf.mjs fills, and the coin each gets (1 coin: 99 transfers at the minimum fee). */
-const SENDERS = 200, SENDER_COINS = 100_000_000n;
-const keyOf = (seed: number) => { const sk = new Uint8Array(32); sk[0] = 0x5a; new DataView(sk.buffer).setUint32(28, seed + 1); return sk; };
+const SENDERS = 200,
+  SENDER_COINS = 100_000_000n;
+const keyOf = (seed: number) => {
+  const sk = new Uint8Array(32);
+  sk[0] = 0x5a;
+  new DataView(sk.buffer).setUint32(28, seed + 1);
+  return sk;
+};
 
 /**
  * `full` blocks (bench/sync.ts, blocks 1–full), then an exchange on top, every transaction admitted
@@ -60,9 +66,17 @@ export async function buildDexChain(full: number, trades: number): Promise<{ dir
   const mempool = new MempoolService(chain, new MinFeePolicy(0n));
   const feeCode = mempool.minFeeCode;
   const miner = { sk: MINER_SK, address: addressOfPrivateKey(MINER_SK) };
-  const wallets = (from: number, n: number) => Array.from({ length: n }, (_, i) => { const sk = keyOf(from + i); return { sk, address: addressOfPrivateKey(sk) }; });
-  const buyers = wallets(100, 8), sellers = wallets(200, 8), bidMakers = wallets(300, 10), askMakers = wallets(400, 10);
-  let nonceId = 1_000_000, refused = 0;
+  const wallets = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => {
+      const sk = keyOf(from + i);
+      return { sk, address: addressOfPrivateKey(sk) };
+    });
+  const buyers = wallets(100, 8),
+    sellers = wallets(200, 8),
+    bidMakers = wallets(300, 10),
+    askMakers = wallets(400, 10);
+  let nonceId = 1_000_000,
+    refused = 0;
   const refusals = new Map<string, number>();
   const submit = async (w: { sk: Uint8Array }, payload: TransactionPayload) => {
     const pinHeight = pinFloor(chain.length + 1);
@@ -89,23 +103,47 @@ export async function buildDexChain(full: number, trades: number): Promise<{ dir
   // 1. asset, funding, pool
   const creation = await submit(miner, { type: 'assetCreation', supply: 100_000_000_00n, precision: 2, name: assetNameBytes('DEX') });
   if (!creation) throw new Error(`asset creation refused: ${[...refusals.keys()]}`);
-  for (const w of traders) await submit(miner, { type: 'coinTransfer', toAddress: w.address, amount: bidMakers.includes(w) ? 300_000_000n : buyers.includes(w) ? 600_000_000n : 10_000_000n });
+  for (const w of traders)
+    await submit(miner, {
+      type: 'coinTransfer',
+      toAddress: w.address,
+      amount: bidMakers.includes(w) ? 300_000_000n : buyers.includes(w) ? 600_000_000n : 10_000_000n,
+    });
   await mine();
   const assetHash = creation.hash;
-  for (const w of traders) await submit(miner, { type: 'tokenTransfer', assetHash, isLiquidity: false, toAddress: w.address, amount: askMakers.includes(w) ? 200_000n : sellers.includes(w) ? 100_000n : 100n });
+  for (const w of traders)
+    await submit(miner, {
+      type: 'tokenTransfer',
+      assetHash,
+      isLiquidity: false,
+      toAddress: w.address,
+      amount: askMakers.includes(w) ? 200_000n : sellers.includes(w) ? 100_000n : 100n,
+    });
   await submit(miner, { type: 'liquidityDeposit', assetHash, base: 500_000n, quote: 5_000_000_000n });
   await mine();
   const asset = (await assetByHash(dbReader(db), assetHash))!;
   /** The pool's price in coins per whole unit (decimals 2). */
-  const poolPrice = async () => { const p = await poolOf(dbReader(db), asset.id); return Number(p.quote) / 1e8 / (Number(p.base) / 100); };
-  const limit = (price: number, up: boolean) => { const p = parsePrice(price.toPrecision(6), 2)!; return priceToBytes(up ? p.ceil : p.floor); };
+  const poolPrice = async () => {
+    const p = await poolOf(dbReader(db), asset.id);
+    return Number(p.quote) / 1e8 / (Number(p.base) / 100);
+  };
+  const limit = (price: number, up: boolean) => {
+    const p = parsePrice(price.toPrecision(6), 2)!;
+    return priceToBytes(up ? p.ceil : p.floor);
+  };
   // 2. the deep book
   const p0 = await poolPrice();
   if (!(p0 > 0)) throw new Error(`no pool: ${JSON.stringify([...refusals])}`);
   let restingOrder: Uint8Array | undefined;
   for (let i = 0; i < 300; i++) {
     const level = Math.floor(i / 2);
-    const bid = await submit(bidMakers[i % 10], { type: 'limitSwap', assetHash, isBuy: true, amount: 5_000_000n, limit: limit(p0 * (0.9 - 0.003 * level), false) });
+    const bid = await submit(bidMakers[i % 10], {
+      type: 'limitSwap',
+      assetHash,
+      isBuy: true,
+      amount: 5_000_000n,
+      limit: limit(p0 * (0.9 - 0.003 * level), false),
+    });
     await submit(askMakers[i % 10], { type: 'limitSwap', assetHash, isBuy: false, amount: 500n, limit: limit(p0 * (1.1 + 0.0073 * level), true) });
     if (i === 0) restingOrder = bid?.hash;
   }
@@ -121,8 +159,7 @@ export async function buildDexChain(full: number, trades: number): Promise<{ dir
         const tx = await submit(w, { type: 'limitSwap', assetHash, isBuy: true, amount: 1_000_000n, limit: limit(p * 1.04, false) });
         filledOrder ??= tx?.hash;
       }
-    }
-    else for (const w of sellers) await submit(w, { type: 'limitSwap', assetHash, isBuy: false, amount: 100n, limit: limit(p * 0.96, true) });
+    } else for (const w of sellers) await submit(w, { type: 'limitSwap', assetHash, isBuy: false, amount: 100n, limit: limit(p * 0.96, true) });
     await mine();
   }
   // 4. coin for the mempool's senders (apiperf.mjs: admission from many accounts)
@@ -130,12 +167,24 @@ export async function buildDexChain(full: number, trades: number): Promise<{ dir
   for (const w of senders) await submit(miner, { type: 'coinTransfer', toAddress: w.address, amount: SENDER_COINS });
   for (let i = 0; i < 10 && mempool.pool.size > 0; i++) await mine();
   const info = {
-    asset: toHex(assetHash), assetId: String(asset.id), height: chain.length, refused, refusals: Object.fromEntries(refusals), pending: mempool.pool.size,
-    receiver: formatAddress(addressOfPrivateKey(RECEIVER_SK)), miner: formatAddress(miner.address),
-    buyer: formatAddress(buyers[0].address), seller: formatAddress(sellers[0].address),
-    bidMaker: formatAddress(bidMakers[0].address), askMaker: formatAddress(askMakers[0].address),
+    asset: toHex(assetHash),
+    assetId: String(asset.id),
+    height: chain.length,
+    refused,
+    refusals: Object.fromEntries(refusals),
+    pending: mempool.pool.size,
+    receiver: formatAddress(addressOfPrivateKey(RECEIVER_SK)),
+    miner: formatAddress(miner.address),
+    buyer: formatAddress(buyers[0].address),
+    seller: formatAddress(sellers[0].address),
+    bidMaker: formatAddress(bidMakers[0].address),
+    askMaker: formatAddress(askMakers[0].address),
     bidMakerKey: toHex(bidMakers[0].sk),
-    poolPrice: await poolPrice(), bookHeight, tradeHeight, restingOrder: toHex(restingOrder!), filledOrder: toHex(filledOrder!),
+    poolPrice: await poolPrice(),
+    bookHeight,
+    tradeHeight,
+    restingOrder: toHex(restingOrder!),
+    filledOrder: toHex(filledOrder!),
     /** Regtest throw-away keys, each holding SENDER_COINS. */
     senderKeys: senders.map((w) => toHex(w.sk)),
   };
@@ -145,7 +194,8 @@ export async function buildDexChain(full: number, trades: number): Promise<{ dir
 }
 
 await initKernel();
-const n = Number(process.argv[2]), kind = process.argv[3];
+const n = Number(process.argv[2]),
+  kind = process.argv[3];
 if (kind === 'dex') {
   const { dir, info } = await buildDexChain(n, Number(process.argv[4] ?? 1000));
   writeFileSync(join(dir, 'chain-info.json'), JSON.stringify(info));
