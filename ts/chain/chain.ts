@@ -257,12 +257,27 @@ export class Chain implements HeaderChainView {
     return run;
   }
 
+  /**
+   * After a change's commits, the head marker names the tip: it never names a block the database
+   * does not hold. Once per change, not per block (a branch of 30 blocks is one file write); a
+   * marker left behind, by a kill or a failed write, is accepted at start-up.
+   */
+  private markTip(): void {
+    if (this.length === 0) return;
+    try {
+      this.marker.write(this.length, this.tipHash);
+    } catch (e) {
+      log.warn(`head marker not written: ${(e as Error).message}`);
+    }
+  }
+
   /** A change: runs alone, then the settled listeners run (also when the change failed). */
   private change<T>(task: () => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       try {
         return await task();
       } finally {
+        this.markTip();
         for (const l of this.settledListeners) {
           try {
             await l();
@@ -318,13 +333,6 @@ export class Chain implements HeaderChainView {
     ]);
     this.headers.push(checked.raw, checked.hash);
     this.headerCrc = headerCrc;
-    // After the commit: the marker never names a block the database does not hold. If it cannot
-    // be written it stays behind, which start-up accepts.
-    try {
-      this.marker.write(h, checked.hash);
-    } catch (e) {
-      log.warn(`head marker not written: ${(e as Error).message}`);
-    }
     const block: StoredBlock = {
       height: h,
       header: checked.header,
