@@ -186,19 +186,14 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
       // One view for the whole answer: the cache key, the handler and the generation's reshapes.
       await chain.read(async (view) => {
         const req: ReadRequest = { params, query, body, api, node: readServices, view };
-        // Answers kept as written bytes (answer_cache.ts): immutable ones by their own key, the others
-        // per chain state (and mempool version) they were computed on.
-        const key = !cacheable
-          ? null
-          : read.answerKey
-            ? Object.keys(query).length === 0
-              ? await read.answerKey(req)
-              : null
-            : read.dependsOn
-              ? stateAnswerKey(ctx.url, view, read.dependsOn === 'chain+mempool' ? readServices.mempool.version : null)
-              : null;
-        if (key) {
-          const text = answers.get(key, number);
+        // Answers kept as written bytes (answer_cache.ts): immutable ones under their own key (a
+        // block by its hash), the others under the chain state (and mempool version) they were
+        // computed on — also those an immutable key declined or the handler marked uncacheable.
+        const own = cacheable && read.answerKey && Object.keys(query).length === 0 ? await read.answerKey(req) : null;
+        const state =
+          cacheable && read.dependsOn ? stateAnswerKey(ctx.url, view, read.dependsOn === 'chain+mempool' ? readServices.mempool.version : null) : null;
+        for (const key of [own, state]) {
+          const text = key ? answers.get(key, number) : undefined;
           if (text !== undefined) {
             ctx.status = 200;
             ctx.type = 'application/json; charset=utf-8';
@@ -212,7 +207,8 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
         });
         if (!done) return;
         const text = await reply(ctx, done.data, params, view);
-        if (key && text !== undefined && !req.uncacheable) answers.set(key, text, number);
+        const keep = own && !req.uncacheable ? own : state;
+        if (keep && text !== undefined) answers.set(keep, text, number);
       });
     };
     const handle =

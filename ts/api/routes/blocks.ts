@@ -98,6 +98,7 @@ export const blockRoutes = [
   route({
     method: 'GET',
     path: '/chain/block/:id',
+    dependsOn: 'chain',
     doc: 'A block with its header and every transaction and exchange action it contains, as JSON.',
     response: Block,
     answerKey: blockAnswerKey('block'),
@@ -112,7 +113,7 @@ export const blockRoutes = [
         },
         dbReader(view.db),
       );
-      // A limitSwap's remaining is read at query time: such a block is answered afresh each time.
+      // A limitSwap's remaining is read at query time: such a block is kept per chain state only.
       if (txs.some((t) => t.kind === 'limitSwap')) req.uncacheable = true;
       return blockView(view, h, txs);
     },

@@ -11,6 +11,7 @@ import { powCheck } from '../../kernel/pow.js';
 import { buildTemplate } from '../../mining/template.js';
 import { hashrateAt } from '../../chain/hashrate.js';
 import { listTxIds } from '../../state/txids.js';
+import { Lru } from '../../core/lru.js';
 import type { ReadView } from '../../chain/read_view.js';
 import type { NodeServices, ReadServices } from '../services.js';
 import { route } from '../route.js';
@@ -35,6 +36,28 @@ function addressParam(text: string): Uint8Array {
  */
 function template(node: ReadServices, view: ReadView, miner: Uint8Array) {
   return buildTemplate(view, view.db, miner, node.now(), node.mempool.pool.all());
+}
+
+/**
+ * The last template per reward address (at most MINERS), reused while the chain state, the
+ * pending transactions and the second stay the same: miners poll far more often than any of them
+ * moves, and a template over a full mempool takes tens of milliseconds to build.
+ */
+const MINERS = 64;
+/** Per node (its mempool names it): nodes in one process never share templates. */
+const latestTemplates = new WeakMap<object, Lru<string, { key: string; template: ReturnType<typeof template> }>>();
+
+function reusedTemplate(node: ReadServices, view: ReadView, miner: Uint8Array): ReturnType<typeof template> {
+  let perMiner = latestTemplates.get(node.mempool);
+  if (!perMiner) latestTemplates.set(node.mempool, (perMiner = new Lru(MINERS)));
+  const address = toHex(miner);
+  const key = `${view.length} ${toHex(view.tipHash)} ${node.mempool.version} ${node.now()}`;
+  const last = perMiner.get(address);
+  if (last?.key === key) return last.template;
+  const t = template(node, view, miner);
+  perMiner.set(address, { key, template: t });
+  t.catch(() => undefined);
+  return t;
 }
 
 /** Nonces tried for a regtest fakemine block: its minimum target is met within a few on average. */
@@ -119,7 +142,7 @@ export const chainRoutes = [
       // Miners expect the V2 body layout; the reference offers no templates below it on mainnet.
       if (view.params.name === 'mainnet' && view.length + 1 < NEW_BLOCK_STRUCTURE)
         fail('ENOTSYNCED', `mainnet templates start at height ${NEW_BLOCK_STRUCTURE}`);
-      const t = await template(node, view, miner);
+      const t = await reusedTemplate(node, view, miner);
       return {
         blockReward: coinAmount(t.blockReward),
         body: toHex(t.body),

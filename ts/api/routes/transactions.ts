@@ -102,6 +102,7 @@ export const transactionRoutes = [
   route({
     method: 'GET',
     path: '/transaction/lookup/:txid',
+    dependsOn: 'chain+mempool',
     doc: 'A transaction by hash: pending in the mempool, or mined (with its block).',
     response: named(
       'TransactionLookup',
@@ -112,8 +113,8 @@ export const transactionRoutes = [
         transaction: AnyTransaction,
       }),
     ),
-    // A mined transaction's answer is kept as written bytes per block (answer_cache.ts); a pending one is built
-    // each time, and so is a limitSwap's (its `processed.remaining` is read when asked, exchange.md §5.3).
+    // A mined transaction's answer is kept as written bytes per block (answer_cache.ts); a pending one, and a
+    // limitSwap's (its `processed.remaining` is read when asked, exchange.md §5.3), per chain state and mempool.
     answerKey: async ({ params, node, view: c }) => {
       const hash = fromHexExact(params.txid, 32);
       if (!hash || node.mempool.pool.byTxHash(hash)) return null;
