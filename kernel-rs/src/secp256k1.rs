@@ -887,7 +887,9 @@ fn wnaf(k: &U256, w: u32, out: &mut [i16; 258]) -> usize {
 
 /// u1·G + u2·R (u1, u2 < n).
 fn ecmult(r: &Affine, u2: &U256, u1: &U256) -> Jac {
-    ecmult_table(&odd_multiples(r), u2, u1)
+    // u2 = 0 (a public key from its secret): R's table is never read, so not built.
+    let rt = if is_zero256(u2) { [*r; R_TABLE] } else { odd_multiples(r) };
+    ecmult_table(&rt, u2, u1)
 }
 
 /// u1·G + u2·R given R's odd multiples `rt` (u1, u2 < n).
@@ -1103,6 +1105,24 @@ pub fn public_key(sk: &[u8; 32]) -> Option<[u8; 33]> {
         return None;
     }
     ecmult(&Affine::g(), &[0; 4], &k).to_affine().map(|q| q.compressed())
+}
+
+/// Writes the compressed public key sk·G of the 32-byte secret key at `sk_ptr` to `out_ptr` (33
+/// bytes) and returns 0, or returns 1 (the key is 0 or ≥ n) and leaves `out_ptr` untouched.
+///
+/// # Safety
+/// `sk_ptr..+32` must be readable and `out_ptr..+33` writable memory.
+#[no_mangle]
+pub unsafe extern "C" fn secp256k1_public_key(sk_ptr: *const u8, out_ptr: *mut u8) -> i32 {
+    let mut sk = [0u8; 32];
+    sk.copy_from_slice(crate::input(sk_ptr, 32));
+    match public_key(&sk) {
+        Some(key) => {
+            crate::output(out_ptr, &key);
+            0
+        }
+        None => 1,
+    }
 }
 
 #[cfg(test)]

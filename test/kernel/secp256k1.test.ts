@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as secp from '@noble/secp256k1';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
-import { recoverManyKernel, recoverPublicKeyKernel, signatureInRange } from '../../ts/kernel/secp256k1.js';
+import { publicKeyKernel, recoverManyKernel, recoverPublicKeyKernel, signatureInRange } from '../../ts/kernel/secp256k1.js';
 import { isCanonicalSignature, publicKeyOf, randomPrivateKey, recoverPublicKey, signDigest } from '../../ts/core/keys.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
@@ -106,6 +106,17 @@ describe('random keys and digests against @noble/secp256k1', () => {
       const sig = sigOf(r, s, i % 2);
       expect(toHex(recoverPublicKeyKernel(digest, sig))).toBe(toHex(nobleRecover(digest, sig)));
     }
+  });
+});
+
+describe('publicKeyKernel', () => {
+  it("equals noble's sk·G for random keys and the extremes; null for 0, n and beyond, and wrong lengths", () => {
+    const rnd = bytes(0x2468ace);
+    const keys = [Uint8Array.of(...new Uint8Array(31), 1), be32(N - 1n)];
+    for (let i = 0; i < 100; i++) keys.push(be32((num(rnd(32)) % (N - 1n)) + 1n));
+    for (const sk of keys) expect(toHex(publicKeyKernel(sk))).toBe(toHex(publicKeyOf(sk)));
+    for (const bad of [new Uint8Array(32), be32(N), new Uint8Array(32).fill(0xff), new Uint8Array(31), new Uint8Array(33)])
+      expect(publicKeyKernel(bad)).toBeNull();
   });
 });
 

@@ -5,6 +5,14 @@ import { callWithBuffers, kernel } from './instance.js';
 interface Secp256k1Exports {
   secp256k1_recover(digest: number, sig: number, out: number): number;
   secp256k1_recover_many(items: number, n: number, out: number): void;
+  secp256k1_public_key(sk: number, out: number): number;
+}
+
+/** The 33-byte compressed public key sk·G of a 32-byte secret key; null unless 1 ≤ sk < n. */
+export function publicKeyKernel(sk32: Uint8Array): Uint8Array | null {
+  if (!(sk32 instanceof Uint8Array) || sk32.length !== 32) return null;
+  const { out, status } = callWithBuffers([sk32], 33, ([k], o) => kernel<Secp256k1Exports>().secp256k1_public_key(k, o));
+  return status === 0 ? out : null;
 }
 
 /** Status codes of `secp256k1_recover` other than 0 (success). */

@@ -1,9 +1,10 @@
 // /tools/* and /transaction/minfee (http-api.md "Tools"; http-api-details.md §4.5, §6.5, §9.4–§9.8).
 import { COIN_DECIMALS, parseUnits } from '../../core/amount.js';
 import { fail, quoted } from '../../core/errors.js';
-import { formatAddress } from '../../core/address.js';
+import { addressFromPublicKey, formatAddress } from '../../core/address.js';
 import { fromHexExact, toHex } from '../../core/hex.js';
-import { addressOfPrivateKey, isValidPrivateKey, publicKeyOf, randomPrivateKey } from '../../core/keys.js';
+import { isValidPrivateKey, randomPrivateKey } from '../../core/keys.js';
+import { publicKeyKernel } from '../../kernel/secp256k1.js';
 import { fee16Decode } from '../../kernel/fee16.js';
 import { parsePrice, priceView } from '../../kernel/price.js';
 import { janushashNumber } from '../../kernel/pow.js';
@@ -18,7 +19,9 @@ import { Price } from '../views/price.js';
 const Wallet = named('Wallet', obj({ address: hexStr(48), privKey: hexStr(64), pubKey: hexStr(66) }));
 
 function wallet(sk: Uint8Array) {
-  return { address: formatAddress(addressOfPrivateKey(sk)), privKey: toHex(sk), pubKey: toHex(publicKeyOf(sk)) };
+  // The kernel's sk·G (its fixed-base tables) is an order of magnitude faster than the JS one.
+  const pub = publicKeyKernel(sk) ?? fail('EBADPRIVKEY', 'not a secp256k1 secret key (1 ≤ key < n)');
+  return { address: formatAddress(addressFromPublicKey(pub)), privKey: toHex(sk), pubKey: toHex(pub) };
 }
 
 const MAX_ASSET_DECIMALS = 18;
