@@ -27,7 +27,16 @@ export const ChainHead = named(
   }),
 );
 
+/** The last head built: a function of the chain alone, asked for far more often than the tip moves. */
+let last: { key: string; view: Infer<typeof ChainHead> } | null = null;
+
 export function chainHeadView(c: ChainReadState): Infer<typeof ChainHead> {
+  const key = `${c.params.name} ${c.length} ${toHex(c.tipHash)}`;
+  if (last?.key !== key) last = { key, view: buildChainHead(c) };
+  return { ...last.view };
+}
+
+function buildChainHead(c: ChainReadState): Infer<typeof ChainHead> {
   const next = c.length + 1;
   const target = targetAt(c.params, next, expectedTarget(c.params, c));
   const pinHeight = Math.floor(c.length / PIN_STEP) * PIN_STEP;
