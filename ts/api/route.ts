@@ -61,7 +61,8 @@ export interface ReadRoute<T = unknown> extends RouteParts<T> {
    * The answer is a function of the URL (path and query), the API generation and the chain state
    * alone ('chain'), or also of the pending transactions ('chain+mempool'): the server keeps the
    * written answer per tip (and mempool version) and serves it again until either moves. Only for
-   * handlers that read nothing else (no clock, peers, configuration or randomness). Beside
+   * handlers that read nothing else (no clock, peers, configuration or randomness); a pure function
+   * of the URL may say 'chain' too (kept per tip, a key wider than it needs). Beside
    * `answerKey`, it keeps what that key declines (null) or the handler marks `uncacheable`.
    */
   dependsOn?: 'chain' | 'chain+mempool';

@@ -103,6 +103,7 @@ export const chainRoutes = [
   route({
     method: 'GET',
     path: '/chain/grid',
+    dependsOn: 'chain',
     doc: 'Every 8,640th header of the chain (the grid peers compare to find where chains fork).',
     response: named('Grid', obj({ headers: arr(hexStr(160)) })),
     handler: ({ view }) => ({ headers: gridHeights(view.length).map((h) => toHex(view.rawHeaderAt(h))) }),

@@ -38,6 +38,7 @@ export const toolsRoutes = [
   route({
     method: 'GET',
     path: '/tools/encode16bit/from_e8/:feeE8',
+    dependsOn: 'chain',
     doc: 'Rounds a fee in E8 to the nearest value of the 16-bit fee code (fees must be exactly representable).',
     response: Encode16bit,
     handler: ({ params }) => encode16bit(u64Param(params.feeE8, 'feeE8')),
@@ -45,6 +46,7 @@ export const toolsRoutes = [
   route({
     method: 'GET',
     path: '/tools/encode16bit/from_string/:string',
+    dependsOn: 'chain',
     doc: 'Rounds a decimal coin fee to the nearest value of the 16-bit fee code.',
     response: Encode16bit,
     handler: ({ params }) => {
@@ -56,6 +58,7 @@ export const toolsRoutes = [
   route({
     method: 'GET',
     path: '/tools/parse_price/:price/:decimals',
+    dependsOn: 'chain',
     doc: 'The 3-byte price codes nearest below (floor) and above (ceil) a decimal price, for an asset of `:decimals` decimals; `hex` is what `limitSwap` takes as `limit`. A leading `+`, spaces, hex and inf/nan are refused (129).',
     response: named('ParsedPrice', obj({ decimals: int, floor: Price, ceil: Price })),
     handler: ({ params }) => {
@@ -114,6 +117,7 @@ export const toolsRoutes = [
   route({
     method: 'GET',
     path: '/tools/janushash_number/:headerhex',
+    dependsOn: 'chain',
     doc: 'The janushash proof-of-work value of an 80-byte header.',
     response: named('JanushashNumber', obj({ janushashNumber: num })),
     handler: ({ params }) => {
@@ -136,6 +140,7 @@ export const toolsRoutes = [
   route({
     method: 'GET',
     path: '/transaction/minfee',
+    dependsOn: 'chain+mempool',
     doc: 'The minimum fee the mempool accepts now.',
     response: named('MinFee', obj({ minFee: CompactFee })),
     handler: ({ node }) => {
