@@ -18,9 +18,16 @@ await initKernel();
 
 const CAPACITY = 10_000;
 
+/** Distinct accounts' transactions have distinct hashes (the mempool refuses a txHash twin). */
+function hashOf(originId: bigint): Uint8Array {
+  const h = new Uint8Array(32).fill(Number(originId % 251n));
+  new DataView(h.buffer).setBigUint64(0, originId);
+  return h;
+}
+
 function tx(originId: bigint, feeCode: number): PendingTx {
   return {
-    hash: new Uint8Array(32).fill(Number(originId % 251n)),
+    hash: hashOf(originId),
     payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount: 1n },
     originId,
     originAddress: new Uint8Array(20),
