@@ -113,15 +113,8 @@ export const transactionRoutes = [
         transaction: AnyTransaction,
       }),
     ),
-    // A mined transaction's answer is kept as written bytes per block (answer_cache.ts); a pending one, and a
-    // limitSwap's (its `processed.remaining` is read when asked, exchange.md §5.3), per chain state and mempool.
-    answerKey: async ({ params, node, view: c }) => {
-      const hash = fromHexExact(params.txid, 32);
-      if (!hash || node.mempool.pool.byTxHash(hash)) return null;
-      const tx = await transactionByHash(c.db, hash);
-      if (!tx || tx.height > c.length || tx.kind === 'limitSwap') return null;
-      return { key: `lookup ${params.txid} ${tx.id} ${toHex(c.hashAt(tx.height))}`, confirmations: c.length - tx.height + 1 };
-    },
+    // Kept as written bytes per chain state and mempool version (dependsOn): finding a per-block key
+    // would read the tx-hash index on every request, which costs what building the answer does.
     handler: async ({ params, node, view: c }) => {
       const hash = fromHexExact(params.txid, 32) ?? fail('EINV_HEX', 'a transaction hash is 64 hex chars');
       const pending = node.mempool.pool.byTxHash(hash);
