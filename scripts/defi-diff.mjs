@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Exchange differential against the reference node 0.10.3 (regtest build; /work/shared/reference):
+// Exchange differential against the reference node 0.10.3 (its regtest build; README, "Against the reference node"):
 // our node (`--api=0.10`) and the reference run one regtest chain, connected over P2P on loopback.
 // A seeded random scenario of all seven transaction types, signed here with the project's own
 // signing code (ts/core, bundled at start with esbuild), is submitted to either node's

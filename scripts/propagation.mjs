@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Single-block propagation latency (issue 19): the time from a block's append on one node to another
-// node's /chain/head showing it, block by block, over ≥ 20 blocks. Needs the reference binaries built
-// by /work/shared/reference/build.sh (--regtest), so it is not part of `make test`.
+// node's /chain/head showing it, block by block, over ≥ 20 blocks. Needs the reference binaries
+// (their regtest builds, README), so it is not part of `make test`.
 //
 // Usage: node scripts/propagation.mjs [CASE ...]     (default: all four)
 //   ours-0.10   our node appends (/debug/fakemine), a 0.10.3 reference follows (it dials us)
@@ -168,7 +168,7 @@ async function mineOne(n, addr) {
     return head(n);
   }
   // The reference: a template, then nonces until its proof of work holds (regtest: within a few).
-  // 0.10.3 wants the POSTed body length-prefixed (/work/shared/reference/mine.mjs); 0.8.20 the plain body.
+  // 0.10.3 wants the POSTed body length-prefixed (its regtest mining endpoint); 0.8.20 the plain body.
   for (let attempt = 0; attempt < 20; attempt++) {
     const t = await get(`${n.url}/chain/mine/${addr}`);
     if (t.code !== 0) throw new Error(`/chain/mine: ${JSON.stringify(t)}`);

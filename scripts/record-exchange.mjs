@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Records every exchange transaction type crossing the P2P wire between the 0.10.3 reference
-// (regtest build, see /work/shared/reference/README.md or tools/ref) and our node, both ways, in
+// (its regtest build; README, "Recorded exchange session") and our node, both ways, in
 // Txrep and in Blockrep, and the reference's HTTP answers after every block (issue 19).
 // Needs a reference binary, so it is not part of `make test`; `make test` replays what it writes
 // (test/p2p/exchange_transcript.test.ts, test/api/reference_exchange_chain.test.ts).
