@@ -30,6 +30,7 @@ import { mkdtempSync, mkdirSync, openSync, existsSync, readFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { kids, portAllocator } from './sidebyside/processes.mjs';
 import { bundleChainMaker } from './sidebyside/chain.mjs';
 import * as secp from '@noble/secp256k1';
 
@@ -44,37 +45,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3),
   MEMPOOL = Number(process.env.MEMPOOL ?? 10000);
 const TRADES = Number(process.env.TRADES ?? 1000);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Local ports held by any socket, also in TIME-WAIT (a reference cannot bind those; loopback
- *  connections take ephemeral ports in our range). */
-const busyPorts = () =>
-  new Set(
-    ['/proc/net/tcp', '/proc/net/tcp6']
-      .flatMap((f) => {
-        try {
-          return readFileSync(f, 'utf8').split('\n').slice(1);
-        } catch {
-          return [];
-        }
-      })
-      .map((l) => l.trim().split(/\s+/)[1])
-      .filter(Boolean)
-      .map((a) => parseInt(a.split(':').pop(), 16)),
-  );
-let nextPort = PORT_FROM;
-/** The next port of our range no socket holds. */
-function freePort() {
-  const busy = busyPorts();
-  for (let i = 0; i < 900; i++) {
-    const p = nextPort++;
-    if (nextPort > PORT_TO) nextPort = PORT_FROM;
-    if (!busy.has(p)) return p;
-  }
-  throw new Error('no free port');
-}
-const kids = [];
-process.on('exit', () => {
-  for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
+const freePort = portAllocator(PORT_FROM, PORT_TO);
 const work = mkdtempSync(join(tmpdir(), 'apiperf-'));
 const start = (label, cmd, args, env = {}) => {
   const fd = openSync(join(work, `${label}.log`), 'a');

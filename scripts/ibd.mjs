@@ -15,6 +15,7 @@ import { mkdtempSync, mkdirSync, openSync, existsSync, readFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { kids, portAllocator } from './sidebyside/processes.mjs';
 import { bundleChainMaker } from './sidebyside/chain.mjs';
 
 const PORT_FROM = 45200,
@@ -28,37 +29,7 @@ const EMPTY = Number(process.env.EMPTY ?? 20000),
 const RECEIVERS = (process.env.RECEIVERS ?? 'ours,ref08,ref10').split(',');
 const BIN = { ref08: join(REF_WORK, 'regtest-0.8/build/src/node/wart-node'), ref10: join(REF_WORK, 'regtest/build/src/node/wart-node') };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Local ports held by any socket, also in TIME-WAIT (a reference cannot bind those; loopback
- *  connections take ephemeral ports in our range). */
-const busyPorts = () =>
-  new Set(
-    ['/proc/net/tcp', '/proc/net/tcp6']
-      .flatMap((f) => {
-        try {
-          return readFileSync(f, 'utf8').split('\n').slice(1);
-        } catch {
-          return [];
-        }
-      })
-      .map((l) => l.trim().split(/\s+/)[1])
-      .filter(Boolean)
-      .map((a) => parseInt(a.split(':').pop(), 16)),
-  );
-let nextPort = PORT_FROM;
-/** The next port of our range no socket holds. */
-function freePort() {
-  const busy = busyPorts();
-  for (let i = 0; i < 900; i++) {
-    const p = nextPort++;
-    if (nextPort > PORT_TO) nextPort = PORT_FROM;
-    if (!busy.has(p)) return p;
-  }
-  throw new Error('no free port');
-}
-const kids = [];
-process.on('exit', () => {
-  for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
+const freePort = portAllocator(PORT_FROM, PORT_TO);
 const work = mkdtempSync(join(tmpdir(), 'ibd-'));
 const makeChain = bundleChainMaker(OUR_DIR);
 const TICK = 100; // clock ticks per second (getconf CLK_TCK on Linux)
