@@ -2,9 +2,9 @@
 // thread, the signatures of blocks i+1 … i+AHEAD are recovered in worker threads (RecoverPool) and
 // handed to the verification path (consensus/signature.ts rememberRecovered), which takes a key from
 // there when digest and signature match exactly, else recovers as before. Only a hint: a block that
-// does not parse, an entry whose digest cannot be formed yet (an account or asset created by a block
-// not yet applied) or a failed pool leaves the verification to recover on its own, with the same
-// verdicts. Blocks with few signed entries are left alone (a worker round trip costs more).
+// does not parse, an entry whose digest cannot be formed yet (an asset created by a block not yet
+// applied; accounts such blocks create are named by guessing their ids) or a failed pool leaves the
+// verification to recover on its own, with the same verdicts. Blocks with few signed entries are left alone (a worker round trip costs more).
 import type { NetworkParams } from '../consensus/params.js';
 import { parseBlockBody } from '../consensus/block_check.js';
 import { rememberRecovered } from '../consensus/signature.js';
@@ -12,7 +12,7 @@ import { blockHash, parseHeader } from '../core/header.js';
 import { signedEntries, type Body } from '../core/body.js';
 import { entryPinHeight, entryTxHash, type EntryContext } from '../core/entry.js';
 import { RECOVERED_ITEM, RECOVER_ITEM, recoverPool, type RecoverPool } from '../kernel/recover_pool.js';
-import { addressOf, dbReader } from '../state/ledger.js';
+import { addressOf, dbReader, nextStateId } from '../state/ledger.js';
 import { assetById } from '../state/assets.js';
 import type { Db } from '../store/database.js';
 
@@ -30,8 +30,15 @@ export interface BranchBlock {
   checked?: Body;
 }
 
+/** The state id block `block` of the branch starts from. */
+interface IdBase {
+  block: number;
+  id: bigint;
+}
+
 export class Prerecovery {
   private submitted = 0;
+  private readonly bodies: (Body | null)[] = [];
   private readonly done: Promise<void>[] = [];
   private readonly reader;
 
@@ -52,23 +59,57 @@ export class Prerecovery {
 
   /** Before branch[i] is applied: starts recovery up to i + AHEAD, then waits for branch[i]'s keys. */
   async before(i: number): Promise<void> {
-    while (this.submitted < this.branch.length && this.submitted <= i + AHEAD) {
-      const j = this.submitted++;
-      this.done[j] = this.submit(j).catch(() => undefined);
+    if (this.submitted < this.branch.length && this.submitted <= i + AHEAD) {
+      // Every block below i is applied and i is not yet: the state id block i starts from.
+      const base: IdBase = { block: i, id: await nextStateId(this.reader) };
+      while (this.submitted < this.branch.length && this.submitted <= i + AHEAD) {
+        const j = this.submitted++;
+        this.done[j] = this.submit(j, base).catch(() => undefined);
+      }
     }
     await this.done[i];
+  }
+
+  private body(j: number): Body | null {
+    if (this.bodies[j] === undefined) {
+      const { header, body, checked } = this.branch[j];
+      try {
+        this.bodies[j] = checked ?? parseBlockBody(this.params, this.fork + 1 + j, parseHeader(header).version, body);
+      } catch {
+        this.bodies[j] = null;
+      }
+    }
+    return this.bodies[j];
+  }
+
+  /**
+   * The address of account `id` if a block from `base.block` to `j`, not yet applied, creates it:
+   * new accounts take the next state ids (§6.6), and a block's asset creations the ones after them.
+   * A guess, exact unless one of those blocks also draws ids for new balance rows (exchange.md
+   * §2.4); a wrong guess gives a digest that apply never asks for, so only a miss.
+   */
+  private newAccountAddress(base: IdBase, j: number, id: bigint): Uint8Array | undefined {
+    let first = base.id;
+    for (let k = base.block; k <= j; k++) {
+      const b = this.body(k);
+      if (!b) return undefined;
+      const at = id - first;
+      if (at >= 0n && at < BigInt(b.newAddresses.length)) return b.newAddresses[Number(at)];
+      first += BigInt(b.newAddresses.length + b.assetCreations.length);
+    }
+    return undefined;
   }
 
   private pinHash(h: number): Uint8Array {
     return h > this.fork ? blockHash(this.branch[h - this.fork - 1].header) : this.hashAt(h);
   }
 
-  private async submit(j: number): Promise<void> {
+  private async submit(j: number, base: IdBase): Promise<void> {
     const height = this.fork + 1 + j;
-    const { header, body: bytes, checked } = this.branch[j];
-    // A signed entry takes more than MIN_ENTRY_BYTES: a smaller body has too few to bother (no parse).
-    if (bytes.length < MIN_PRERECOVER * MIN_ENTRY_BYTES) return;
-    const body = checked ?? parseBlockBody(this.params, height, parseHeader(header).version, bytes);
+    // A signed entry takes more than MIN_ENTRY_BYTES: a smaller body has too few to bother.
+    if (this.branch[j].body.length < MIN_PRERECOVER * MIN_ENTRY_BYTES) return;
+    const body = this.body(j);
+    if (!body) return;
     const entries = signedEntries(body);
     if (entries.length < MIN_PRERECOVER) return;
     const items = new Uint8Array(entries.length * RECOVER_ITEM);
@@ -78,7 +119,7 @@ export class Prerecovery {
     for (const { entry, assetId } of entries) {
       const ctx: EntryContext = {};
       if ('toId' in entry) {
-        const to = await addressOf(this.reader, entry.toId);
+        const to = (await addressOf(this.reader, entry.toId)) ?? this.newAccountAddress(base, j, entry.toId);
         if (!to) continue;
         ctx.toAddress = to;
       }

@@ -25,6 +25,13 @@ export function rememberRecovered(digest32: Uint8Array, sig65: Uint8Array, pub33
   prerecovered.set(recoveryKey(digest32, sig65), pub33);
 }
 
+let inPlace = 0;
+
+/** How many signatures were recovered here, on the calling thread, so far (tests, diagnostics). */
+export function recoveredInPlace(): number {
+  return inPlace;
+}
+
 /** How many recovered keys wait to be used (tests, diagnostics). */
 export function prerecoveredCount(): number {
   return prerecovered.size;
@@ -38,7 +45,10 @@ export function recoverSignerAddress(digest32: Uint8Array, sig65: Uint8Array): U
   if (hit !== undefined) {
     prerecovered.delete(k!);
     pub = hit;
-  } else pub = recoverPublicKey(digest32, sig65);
+  } else {
+    inPlace++;
+    pub = recoverPublicKey(digest32, sig65);
+  }
   return pub ? addressFromPublicKey(pub) : null;
 }
 
