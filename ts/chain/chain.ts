@@ -11,7 +11,7 @@ import { checkBlockBody } from '../consensus/block_check.js';
 import { targetAt } from '../consensus/header_check.js';
 import { targetWork } from '../consensus/target.js';
 import { PackedHeaders } from './packed_headers.js';
-import type { BatchOp, Db } from '../store/database.js';
+import { writeBatch, type BatchOp, type Db } from '../store/database.js';
 import {
   HEADER_CHUNK,
   META_CHECK,
@@ -313,9 +313,10 @@ export class Chain implements HeaderChainView {
       hashAt: (k) => this.hashAt(k),
     });
     const headerCrc = extendCrc(this.headerCrc, checked.raw);
-    await this.db.batch([
-      ...overlay.ops(),
-      ...blockPuts({
+    await writeBatch(
+      this.db,
+      overlay.ops(),
+      blockPuts({
         height: h,
         raw: checked.raw,
         hash: checked.hash,
@@ -329,8 +330,8 @@ export class Chain implements HeaderChainView {
           return raws;
         },
       }),
-      ...headRecords(h, checked.hash, headerCrc),
-    ]);
+      headRecords(h, checked.hash, headerCrc),
+    );
     this.headers.push(checked.raw, checked.hash);
     this.headerCrc = headerCrc;
     const block: StoredBlock = {
@@ -399,7 +400,7 @@ export class Chain implements HeaderChainView {
     const headerCrc = (below && decodeBlockMeta(below).headerCrc) ?? (h > 1 ? extendCrc(0, this.rawHeadersAt(1, h - 1)) : 0);
     // Before the commit, for the same reason as in appendBlock.
     this.marker.write(h - 1, this.hashAt(h - 1));
-    await this.db.batch([...undoOps(undo), ...blockDeletes(h, block.hash), ...headRecords(h - 1, this.hashAt(h - 1), headerCrc)]);
+    await writeBatch(this.db, undoOps(undo), blockDeletes(h, block.hash), headRecords(h - 1, this.hashAt(h - 1), headerCrc));
     for (const v of this.live) v.keepPopped(h, this.rawHeaderAt(h), this.hashAt(h), this.worksumAt(h));
     this.headers.pop();
     this.headerCrc = headerCrc;

@@ -9,7 +9,7 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import type { NetworkParams } from '../consensus/params.js';
 import { HASH_SIZE } from '../core/header.js';
 import { equalBytes } from '../core/hex.js';
-import { databasePath, replacedPath, type Db } from '../store/database.js';
+import { databasePath, replacedPath, writeBatch, type Db } from '../store/database.js';
 import { classifyOpenError } from '../store/failure.js';
 import { CARRIED_BY_REINDEX, bodyKey, headerKey, prefixRange, type Prefix } from '../store/keys.js';
 import { Chain } from './chain.js';
@@ -20,7 +20,10 @@ async function copyPrefix(from: Db, to: Db, prefix: Prefix): Promise<void> {
   const it = from.iterator(prefixRange(prefix));
   try {
     for (let rows = await it.nextv(1024); rows.length > 0; rows = await it.nextv(1024)) {
-      await to.batch(rows.map(([key, value]) => ({ type: 'put' as const, key, value })));
+      await writeBatch(
+        to,
+        rows.map(([key, value]) => ({ type: 'put' as const, key, value })),
+      );
     }
   } catch {
     /* what cannot be read is not carried over */

@@ -13,6 +13,22 @@ export type Db = ClassicLevel<Uint8Array, Uint8Array>;
 /** One write of an atomic batch (`db.batch`). */
 export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
+/**
+ * Writes the operations of `lists`, in order, as one atomic batch. abstract-level's array form
+ * copies and checks every operation object before the native call, twice the main-thread time of
+ * this chained form for a full block's ~1,700 records.
+ */
+export async function writeBatch(db: Db, ...lists: Iterable<BatchOp>[]): Promise<void> {
+  const batch = db.batch();
+  try {
+    for (const ops of lists) for (const op of ops) op.type === 'put' ? batch.put(op.key, op.value) : batch.del(op.key);
+  } catch (e) {
+    await batch.close();
+    throw e;
+  }
+  await batch.write();
+}
+
 export const DB_DIRNAME = 'db';
 
 /** Up to this size the checksums of every file are checked at opening (about a second per 300 MiB). */
