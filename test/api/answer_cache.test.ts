@@ -32,6 +32,20 @@ describe('AnswerCache', () => {
     c.set({ key: 'huge' }, 'y'.repeat(5000), num); // larger than the whole cache: not kept
     expect(c.get({ key: 'huge' }, num)).toBeUndefined();
   });
+
+  it('keeps one answer per slot: a later key replaces the earlier, which is then a miss', () => {
+    const c = new AnswerCache(1 << 20);
+    c.set({ key: 'mine A 1', slot: 'mine A' }, 'one', num);
+    c.set({ key: 'mine B 1', slot: 'mine B' }, 'other', num);
+    expect(c.get({ key: 'mine A 1', slot: 'mine A' }, num)?.toString()).toBe('one');
+    c.set({ key: 'mine A 2', slot: 'mine A' }, 'two', num);
+    expect(c.size).toBe(2);
+    expect(c.get({ key: 'mine A 1', slot: 'mine A' }, num)).toBeUndefined();
+    expect(c.get({ key: 'mine A 2', slot: 'mine A' }, num)?.toString()).toBe('two');
+    expect(c.get({ key: 'mine B 1', slot: 'mine B' }, num)?.toString()).toBe('other');
+    // A key without its slot is another entry.
+    expect(c.get({ key: 'mine A 2' }, num)).toBeUndefined();
+  });
 });
 
 describe('block views from the answer cache', () => {

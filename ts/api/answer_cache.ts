@@ -7,6 +7,7 @@
 
 /** A stored answer: its UTF-8 bytes split where `"confirmations":N` stood. */
 interface Stored {
+  key: string;
   pieces: Buffer[];
   bytes: number;
 }
@@ -15,7 +16,15 @@ interface Stored {
 export interface AnswerKey {
   key: string;
   confirmations?: number;
+  /**
+   * Answers that supersede each other (a miner's block template, stamped each second): only the
+   * latest `key` of a slot is kept, so a stream of short-lived keys holds one entry, not a trail.
+   */
+  slot?: string;
 }
+
+/** Where an answer is kept: its slot, or its key. */
+const entryOf = (k: AnswerKey) => (k.slot === undefined ? `key ${k.key}` : `slot ${k.slot}`);
 
 /**
  * The key of an answer that is a function of the chain alone (the transaction-id window, the latest
@@ -48,13 +57,14 @@ export class AnswerCache {
 
   /** The answer for `k`, with its confirmations written as `number(k.confirmations)`; undefined when absent. */
   get(k: AnswerKey, number: (n: number) => string): Buffer | undefined {
-    const hit = this.map.get(k.key);
-    if (!hit) {
+    const at = entryOf(k);
+    const hit = this.map.get(at);
+    if (!hit || hit.key !== k.key) {
       this.misses++;
       return undefined;
     }
-    this.map.delete(k.key); // most recently used last
-    this.map.set(k.key, hit);
+    this.map.delete(at); // most recently used last
+    this.map.set(at, hit);
     this.hits++;
     if (hit.pieces.length === 1) return hit.pieces[0];
     const c = Buffer.from(confirmationsText(k.confirmations ?? 0, number));
@@ -67,14 +77,15 @@ export class AnswerCache {
     const pieces = (k.confirmations === undefined ? [text] : text.split(new RegExp(`${escape(confirmationsText(k.confirmations, number))}(?=[,}\\]])`))).map(
       (p) => Buffer.from(p),
     );
-    const bytes = pieces.reduce((n, p) => n + p.length + 80, 64 + k.key.length * 2);
+    const at = entryOf(k);
+    const bytes = pieces.reduce((n, p) => n + p.length + 80, 64 + (k.key.length + at.length) * 2);
     if (bytes > MAX_ANSWER_BYTES || bytes > this.capacity) return;
-    const old = this.map.get(k.key);
+    const old = this.map.get(at);
     if (old) {
       this.used -= old.bytes;
-      this.map.delete(k.key);
+      this.map.delete(at);
     }
-    this.map.set(k.key, { pieces, bytes });
+    this.map.set(at, { key: k.key, pieces, bytes });
     this.used += bytes;
     while (this.used > this.capacity) {
       const [first, v] = this.map.entries().next().value!;

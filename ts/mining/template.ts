@@ -80,6 +80,9 @@ export function bodyEntry(tx: BlockCandidate, relativePin: number, toId: bigint 
   }
 }
 
+/** Account ids a workshop keeps for the assemblies after its first (a full block names at most ~1,000). */
+const MAX_KNOWN_IDS = 4096;
+
 /** Turns pending transactions into a body for `height` (ids resolved, new addresses listed). */
 class BodyAssembler {
   readonly newAddresses: Uint8Array[] = [];
@@ -96,15 +99,22 @@ class BodyAssembler {
     private readonly height: number,
     private readonly firstNewId: bigint,
     readonly layout: Body['layout'],
+    /** Account ids read before on the same state (hex address → id, null: no account). */
+    private readonly known: Map<string, bigint | null>,
   ) {
     // Extra nonce, address count, reward, the count fields of the layout (V1 also has 2 reserved bytes).
     this.size = extraNonceSize(layout) + (layout === 'V1' ? 4 + 2 : 2) + 16 + 4 + (layout === 'V4' ? 6 : 0);
   }
 
   async idOf(address: Uint8Array): Promise<{ id: bigint; isNew: boolean }> {
-    const existing = await accountIdOf(dbReader(this.db), address);
-    if (existing !== undefined) return { id: existing, isNew: false };
-    const known = this.newIds.get(toHex(address));
+    const hex = toHex(address);
+    let existing = this.known.get(hex);
+    if (existing === undefined) {
+      existing = (await accountIdOf(dbReader(this.db), address)) ?? null;
+      if (this.known.size < MAX_KNOWN_IDS) this.known.set(hex, existing);
+    }
+    if (existing !== null) return { id: existing, isNew: false };
+    const known = this.newIds.get(hex);
     return known !== undefined ? { id: known, isNew: false } : { id: this.firstNewId + BigInt(this.newAddresses.length), isNew: true };
   }
 
@@ -197,40 +207,43 @@ function choose(pending: BlockCandidate[]): BlockCandidate[] {
   return out;
 }
 
-/** Assembles bodies for block length + 1 and tries them on the current ledger. */
-async function blockWorkshop(chain: ChainReadState, db: Db, now: number) {
+/**
+ * Assembles bodies for block length + 1 and tries them on the current ledger. `db` is read only
+ * while the workshop's own promises run, except by `assemble`, which reads the accounts it has not
+ * seen before from the `db` it is given (any database of the same chain state).
+ */
+async function blockWorkshop(chain: ChainReadState, db: Db) {
   const p = chain.params;
   const height = chain.length + 1;
   const version = templateVersion(chain, height);
   const layout = bodyLayoutAt(p, height, version);
   const ts = timestampContext(chain);
-  const timestamp = Math.max(now, minimumTimestamp(ts.previous, ts.retargetFloorTimestamp));
+  const earliest = minimumTimestamp(ts.previous, ts.retargetFloorTimestamp);
   const target = expectedTarget(p, chain);
   const firstNewId = await nextStateId(dbReader(db));
-  const header = (body: Body) =>
-    serializeHeader({
-      prevHash: chain.tipHash,
-      target,
-      merkleRoot: bodyMerkleRoot(body, merkleNewTypeAt(p, height)),
-      version,
-      timestamp,
-      nonce: 0,
-    });
+  const known = new Map<string, bigint | null>();
+  const merkleNew = merkleNewTypeAt(p, height);
+  /** The header's timestamp at `now`: the clock, or the earliest the chain allows when later. */
+  const timestampAt = (now: number) => Math.max(now, earliest);
+  const header = (merkleRoot: Uint8Array, timestamp: number) => serializeHeader({ prevHash: chain.tipHash, target, merkleRoot, version, timestamp, nonce: 0 });
   return {
     height,
     target,
+    merkleNew,
+    timestampAt,
     header,
-    async assemble(miner: Uint8Array, txs: BlockCandidate[]): Promise<Body> {
-      const a = new BodyAssembler(db, height, firstNewId, layout);
+    async assemble(miner: Uint8Array, txs: BlockCandidate[], at: Db = db): Promise<Body> {
+      const a = new BodyAssembler(at, height, firstNewId, layout, known);
       const minerRef = await a.idOf(miner);
       if (minerRef.isNew) a.addNew(miner, minerRef.id);
       for (const tx of txs) await a.add(tx);
       return a.body(minerRef.id, maxRewardClaim(height, a.fees));
     },
-    /** Why this ledger would refuse the block (proof of work aside), or null if it accepts it. */
-    async refusal(body: Body): Promise<NodeError | null> {
+    /** Why this ledger would refuse the block at `now` (proof of work aside), or null if it accepts it. */
+    async refusal(body: Body, now: number): Promise<NodeError | null> {
+      const timestamp = timestampAt(now);
       try {
-        checkBlockBody(p, height, parseHeader(header(body)), serializeBody(body));
+        checkBlockBody(p, height, parseHeader(header(bodyMerkleRoot(body, merkleNew), timestamp)), serializeBody(body));
         await applyBlock(db, new StateOverlay(db), {
           height,
           hash: new Uint8Array(32),
@@ -248,29 +261,98 @@ async function blockWorkshop(chain: ChainReadState, db: Db, now: number) {
   };
 }
 
+/** A template without its timestamp: the body and what the header takes from it. */
+interface Assembled {
+  body: Uint8Array;
+  merkleRoot: Uint8Array;
+  merklePrefix: Uint8Array;
+  blockReward: bigint;
+}
+
+/** Reward addresses whose body a prepared template keeps (more are assembled again when asked). */
+const MINERS_PER_TEMPLATE = 64;
+
+/**
+ * The next block's transactions, chosen once from the pending ones and tried on the ledger, for
+ * any reward address and clock (`/chain/mine`: miners differ in the reward address only, and poll
+ * far more often than the chain or the mempool move). Built on one chain state; `forMiner` must be
+ * given a database of that same state.
+ */
+export interface PreparedTemplate {
+  readonly height: number;
+  /** The transactions the block takes (best-paying first), after the ledger's refusals. */
+  readonly transactions: readonly BlockCandidate[];
+  /** The template paying `miner`, stamped `now` (or the chain's earliest allowed time when later). */
+  forMiner(miner: Uint8Array, now: number, db: Db): Promise<BlockTemplate>;
+}
+
+/**
+ * Chooses the transactions of the block for length + 1 from `pending` (best-paying first) and
+ * tries them on the ledger with the reward to `miner` at `now`, as buildTemplate does. The reward
+ * address and the clock do not decide which transactions the ledger takes (the reward is a coin
+ * credit applied like any other; the block's refusals are the exchange's, of orders and deposits),
+ * so the choice serves every miner; a body that names a new miner's address is 20 bytes longer and
+ * may take one transaction less (the last, as buildTemplate's assembly would).
+ */
+export async function prepareTemplate(
+  chain: ChainReadState,
+  db: Db,
+  miner: Uint8Array,
+  now: number,
+  pending: BlockCandidate[] = [],
+): Promise<PreparedTemplate> {
+  const w = await blockWorkshop(chain, db);
+  const candidates = choose(pending);
+  let kept = candidates;
+  if (candidates.length > 0 && (await w.refusal(await w.assemble(miner, candidates), now))) {
+    // Keep each transaction only if the block stays valid with it (rare: only exchange hazards fail).
+    kept = [];
+    for (const tx of candidates) if (!(await w.refusal(await w.assemble(miner, [...kept, tx]), now))) kept.push(tx);
+  }
+  const difficulty = targetDifficulty(targetAt(chain.params, w.height, w.target));
+  const assembled = async (to: Uint8Array, at: Db): Promise<Assembled> => {
+    const body = await w.assemble(to, kept, at);
+    return {
+      body: serializeBody(body),
+      merkleRoot: bodyMerkleRoot(body, w.merkleNew),
+      merklePrefix: bodyMerklePrefix(body),
+      blockReward: body.reward.amount,
+    };
+  };
+  // Per reward address: the body does not change with the clock, only the header's timestamp does.
+  const perMiner = new Map<string, Promise<Assembled>>();
+  return {
+    height: w.height,
+    transactions: kept,
+    async forMiner(to, when, at) {
+      const hex = toHex(to);
+      let pending = perMiner.get(hex);
+      if (!pending) {
+        pending = assembled(to, at);
+        if (perMiner.size >= MINERS_PER_TEMPLATE) perMiner.delete(perMiner.keys().next().value!); // the first asked goes first
+        perMiner.set(hex, pending);
+        pending.catch(() => perMiner.delete(hex));
+      }
+      const a = await pending;
+      return {
+        height: w.height,
+        header: w.header(a.merkleRoot, w.timestampAt(when)),
+        body: a.body,
+        merklePrefix: a.merklePrefix,
+        blockReward: a.blockReward,
+        difficulty,
+      };
+    },
+  };
+}
+
 /**
  * Builds the template for block length + 1 paying `miner`, from `pending` (best-paying first).
  * Call it on one consistent state: a ReadView and its database snapshot (Chain.read), or the live
  * chain between changes (Chain.locked).
  */
 export async function buildTemplate(chain: ChainReadState, db: Db, miner: Uint8Array, now: number, pending: BlockCandidate[] = []): Promise<BlockTemplate> {
-  const w = await blockWorkshop(chain, db, now);
-  const candidates = choose(pending);
-  let body = await w.assemble(miner, candidates);
-  if (candidates.length > 0 && (await w.refusal(body))) {
-    // Keep each transaction only if the block stays valid with it (rare: only exchange hazards fail).
-    const kept: BlockCandidate[] = [];
-    for (const tx of candidates) if (!(await w.refusal(await w.assemble(miner, [...kept, tx])))) kept.push(tx);
-    body = await w.assemble(miner, kept);
-  }
-  return {
-    height: w.height,
-    header: w.header(body),
-    body: serializeBody(body),
-    merklePrefix: bodyMerklePrefix(body),
-    blockReward: body.reward.amount,
-    difficulty: targetDifficulty(targetAt(chain.params, w.height, w.target)),
-  };
+  return (await prepareTemplate(chain, db, miner, now, pending)).forMiner(miner, now, db);
 }
 
 /** Nobody's address: the reward of a trial block goes to a new account, apart from the accounts tried. */
@@ -281,6 +363,6 @@ const TRIAL_MINER = new Uint8Array(20);
  * transaction whose block may fail on the exchange's own rules), or null.
  */
 export async function soleTransactionRefusal(chain: ChainReadState, db: Db, tx: BlockCandidate, now: number): Promise<NodeError | null> {
-  const w = await blockWorkshop(chain, db, now);
-  return w.refusal(await w.assemble(TRIAL_MINER, [tx]));
+  const w = await blockWorkshop(chain, db);
+  return w.refusal(await w.assemble(TRIAL_MINER, [tx]), now);
 }

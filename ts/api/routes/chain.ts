@@ -8,11 +8,11 @@ import { fromHex, fromHexExact, toHex } from '../../core/hex.js';
 import { gridHeights } from '../../consensus/checkpoint.js';
 import { NEW_BLOCK_STRUCTURE, powVersionAt } from '../../consensus/params.js';
 import { powCheck } from '../../kernel/pow.js';
-import { buildTemplate } from '../../mining/template.js';
+import { buildTemplate, prepareTemplate, type PreparedTemplate } from '../../mining/template.js';
 import { hashrateAt } from '../../chain/hashrate.js';
 import { listTxIds } from '../../state/txids.js';
-import { Lru } from '../../core/lru.js';
 import type { ReadView } from '../../chain/read_view.js';
+import type { ReadRequest } from '../route.js';
 import type { NodeServices, ReadServices } from '../services.js';
 import { route } from '../route.js';
 import { tipAnswerKey } from '../answer_cache.js';
@@ -31,33 +31,33 @@ function addressParam(text: string): Uint8Array {
 }
 
 /**
- * The template for `miner` with the best-paying pending transfers, built on the route's read view
- * (the chain as of the last change): it neither waits for nor holds up appends and other miners.
+ * The next block's transactions, chosen from the pending ones and tried on the ledger once per
+ * chain state and mempool version (per node: its mempool names it), for every miner: miners poll
+ * far more often than either moves, differ in the reward address only, and choosing over a full
+ * mempool applies a whole block to a discarded ledger copy. The first request after a change
+ * prepares it (on the route's read view: it neither waits for nor holds up appends); the others
+ * of that state wait for the same one.
  */
-function template(node: ReadServices, view: ReadView, miner: Uint8Array) {
-  return buildTemplate(view, view.db, miner, node.now(), node.mempool.pool.all());
+const preparedTemplates = new WeakMap<object, { key: string; template: Promise<PreparedTemplate> }>();
+
+function preparedTemplate(node: ReadServices, view: ReadView, miner: Uint8Array): Promise<PreparedTemplate> {
+  const key = `${view.length} ${toHex(view.tipHash)} ${node.mempool.version}`;
+  const last = preparedTemplates.get(node.mempool);
+  if (last?.key === key) return last.template;
+  const template = prepareTemplate(view, view.db, miner, node.now(), node.mempool.pool.all());
+  const entry = { key, template };
+  preparedTemplates.set(node.mempool, entry);
+  template.catch(() => preparedTemplates.get(node.mempool) === entry && preparedTemplates.delete(node.mempool));
+  return template;
 }
 
-/**
- * The last template per reward address (at most MINERS), reused while the chain state, the
- * pending transactions and the second stay the same: miners poll far more often than any of them
- * moves, and a template over a full mempool takes tens of milliseconds to build.
- */
-const MINERS = 64;
-/** Per node (its mempool names it): nodes in one process never share templates. */
-const latestTemplates = new WeakMap<object, Lru<string, { key: string; template: ReturnType<typeof template> }>>();
+/** The clock and sync state a `/chain/mine` request is answered at: its answer's key and its answer read one moment. */
+const moments = new WeakMap<ReadRequest, { now: number; synced: boolean }>();
 
-function reusedTemplate(node: ReadServices, view: ReadView, miner: Uint8Array): ReturnType<typeof template> {
-  let perMiner = latestTemplates.get(node.mempool);
-  if (!perMiner) latestTemplates.set(node.mempool, (perMiner = new Lru(MINERS)));
-  const address = toHex(miner);
-  const key = `${view.length} ${toHex(view.tipHash)} ${node.mempool.version} ${node.now()}`;
-  const last = perMiner.get(address);
-  if (last?.key === key) return last.template;
-  const t = template(node, view, miner);
-  perMiner.set(address, { key, template: t });
-  t.catch(() => undefined);
-  return t;
+function momentOf(req: ReadRequest): { now: number; synced: boolean } {
+  let m = moments.get(req);
+  if (!m) moments.set(req, (m = { now: req.node.now(), synced: req.node.synced() }));
+  return m;
 }
 
 /** Nonces tried for a regtest fakemine block: its minimum target is met within a few on average. */
@@ -138,12 +138,24 @@ export const chainRoutes = [
         testnet: bool,
       }),
     ),
-    handler: async ({ params, node, view }) => {
+    // The written answer is kept per reward address (one slot each: the latest second's replaces the
+    // one before) while the chain state, the pending transactions, the second and `synced` stay.
+    answerKey: (req) => {
+      const miner = parseAddress(req.params.account);
+      if (!miner) return null;
+      const { node, view } = req;
+      const m = momentOf(req);
+      const state = `${view.length} ${toHex(view.tipHash)} ${node.mempool.version} ${m.now} ${m.synced}`;
+      return { key: `mine ${toHex(miner)} ${state}`, slot: `mine ${toHex(miner)}` };
+    },
+    handler: async (req) => {
+      const { params, node, view } = req;
       const miner = addressParam(params.account);
       // Miners expect the V2 body layout; the reference offers no templates below it on mainnet.
       if (view.params.name === 'mainnet' && view.length + 1 < NEW_BLOCK_STRUCTURE)
         fail('ENOTSYNCED', `mainnet templates start at height ${NEW_BLOCK_STRUCTURE}`);
-      const t = await reusedTemplate(node, view, miner);
+      const m = momentOf(req);
+      const t = await (await preparedTemplate(node, view, miner)).forMiner(miner, m.now, view.db);
       return {
         blockReward: coinAmount(t.blockReward),
         body: toHex(t.body),
@@ -151,7 +163,7 @@ export const chainRoutes = [
         header: toHex(t.header),
         height: t.height,
         merklePrefix: toHex(t.merklePrefix),
-        synced: node.synced(),
+        synced: m.synced,
         testnet: node.config.network !== 'mainnet',
       };
     },
