@@ -9,9 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { RecoverPool, RECOVER_ITEM, RECOVERED_ITEM } from '../../ts/kernel/recover_pool.js';
 import { recoverPublicKeyKernel, signatureInRange } from '../../ts/kernel/secp256k1.js';
-import { prerecoveredCount, recoveredInPlace, recoverSignerAddress, rememberRecovered } from '../../ts/consensus/signature.js';
+import { recoveredInPlace, rememberRecovered, verifyEntrySignature } from '../../ts/consensus/signature.js';
+import { entryTxHash, type CoinTransferEntry } from '../../ts/core/entry.js';
 import { addressOfPrivateKey, publicKeyOf, signDigest } from '../../ts/core/keys.js';
-import { addressFromPublicKey } from '../../ts/core/address.js';
 import { sha256 } from '../../ts/kernel/hash.js';
 import { Chain } from '../../ts/chain/chain.js';
 import { buildTemplate } from '../../ts/mining/template.js';
@@ -96,17 +96,60 @@ describe('RecoverPool', () => {
 });
 
 describe('pre-recovered keys', () => {
-  it('are taken once, for the exact digest and signature only', () => {
-    const d = sha256(Uint8Array.of(1)),
-      s = signDigest(d, sk(1));
-    const other = publicKeyOf(sk(2));
-    rememberRecovered(d, s, other);
-    const d2 = d.slice();
-    d2[0] ^= 1;
-    expect(recoverSignerAddress(d2, s)).not.toEqual(addressFromPublicKey(other)); // another digest: recovered here
-    expect(recoverSignerAddress(d, s)).toEqual(addressFromPublicKey(other)); // the remembered key
-    expect(recoverSignerAddress(d, s)).toEqual(addressOfPrivateKey(sk(1))); // taken: recovered here
-    expect(prerecoveredCount()).toBe(0);
+  it('are taken once, for the same entry applied with the same digest inputs only', () => {
+    const height = 100,
+      pinHash = sha256(Uint8Array.of(1)),
+      toAddress = addressOfPrivateKey(sk(3));
+    const origin = addressOfPrivateKey(sk(1));
+    const entry = (): CoinTransferEntry => {
+      const e: CoinTransferEntry = {
+        kind: 'coinTransfer',
+        originId: 1n,
+        pinNonce: { nonceId: 5, relativePin: 0, reserved: new Uint8Array(3) },
+        feeCode: 1,
+        toId: 2n,
+        amount: 7n,
+        signature: new Uint8Array(65),
+      };
+      e.signature = signDigest(entryTxHash(e, height, pinHash, { toAddress }), sk(1));
+      return e;
+    };
+    const e = entry();
+    const digest = entryTxHash(e, height, pinHash, { toAddress });
+    const remember = (pub: Uint8Array | null) => rememberRecovered(e, { height, pinHash, ctx: { toAddress }, digest, pub });
+    const inPlace = () => recoveredInPlace();
+
+    // The remembered key is taken (even a wrong one: the cache is trusted as the pure function it is).
+    remember(publicKeyOf(sk(2)));
+    let n = inPlace();
+    expect(() => verifyEntrySignature(e, height, pinHash, origin, { toAddress })).toThrow(/EINVSIG|origin address/);
+    expect(inPlace()).toBe(n);
+    // Taken once: recovered here now, and right.
+    expect(verifyEntrySignature(e, height, pinHash, origin, { toAddress })).toEqual(digest);
+    expect(inPlace()).toBe(n + 1);
+
+    // Other inputs than the remembered ones (recipient, pin hash, height): hashed and recovered here.
+    for (const [h, pin, ctx] of [
+      [height, pinHash, { toAddress: addressOfPrivateKey(sk(4)) }],
+      [height, sha256(Uint8Array.of(2)), { toAddress }],
+      [height + 1, pinHash, { toAddress }],
+    ] as const) {
+      remember(publicKeyOf(sk(1)));
+      n = inPlace();
+      try {
+        verifyEntrySignature(e, h, pin, origin, ctx);
+      } catch {
+        /* another digest: another signer, or none */
+      }
+      expect(inPlace()).toBe(n + 1);
+    }
+    // Another entry object with the same bytes: not the remembered one.
+    remember(null);
+    n = inPlace();
+    expect(verifyEntrySignature(entry(), height, pinHash, origin, { toAddress })).toEqual(digest);
+    expect(inPlace()).toBe(n + 1);
+    // null remembered: no key recovers.
+    expect(() => verifyEntrySignature(e, height, pinHash, origin, { toAddress })).toThrow(/ECORRUPTEDSIG|recovers/);
   });
 });
 
@@ -151,7 +194,9 @@ describe('switchBranch with blocks full of transfers', () => {
           });
         }
       const t = await buildTemplate(a.chain, a.db, h === 2 ? receiver : addressOfPrivateKey(sender), T0 + 20 * h, transfers);
+      const n = recoveredInPlace();
       const b = await a.chain.append(t.header, t.body, { now: T0 + 20 * h, skipPow: true });
+      expect(recoveredInPlace() - n).toBe(0); // one block appended: recovered in workers too
       blocks.push({ header: b.raw, body: b.body });
     }
     const b = await freshChain();

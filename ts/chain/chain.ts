@@ -7,7 +7,7 @@ import type { NetworkParams } from '../consensus/params.js';
 import { HEADER_SIZE, blockHash, parseHeader, type Header } from '../core/header.js';
 import type { Body } from '../core/body.js';
 import { checkHeader, type HeaderChainView } from '../consensus/header_check.js';
-import { checkBlockBody } from '../consensus/block_check.js';
+import { checkBlockBody, checkParsedBody } from '../consensus/block_check.js';
 import { targetAt } from '../consensus/header_check.js';
 import { targetWork } from '../consensus/target.js';
 import { PackedHeaders } from './packed_headers.js';
@@ -293,52 +293,57 @@ export class Chain implements HeaderChainView {
   /** Validates and appends the block at height length + 1; throws NodeError and changes nothing on failure. */
   append(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
     return this.change(async () => {
-      await new Prerecovery(this.params, this.db, [{ header: raw, body: bodyBytes }], this.length, (h) => this.hashAt(h)).before(0);
-      return this.appendBlock(raw, bodyBytes, opts);
+      const pre = new Prerecovery(this.params, this.db, [{ header: raw, body: bodyBytes }], this.length, (h) => this.hashAt(h));
+      await pre.before(0);
+      return this.appendBlock(raw, bodyBytes, opts, pre.parsed(0));
     });
   }
 
-  /** `checkedBody`: checkBlockBody's answer for this very header and body, when the caller has it. */
-  private async appendBlock(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions, checkedBody?: Body): Promise<StoredBlock> {
-    const checked = checkHeader(this.params, this, raw, { now: opts.now, skipPow: opts.skipPow });
-    const h = checked.height;
-    this.checkSnapshot(h, checked.hash);
-    const body: Body = checkedBody ?? checkBlockBody(this.params, h, checked.header, bodyBytes);
+  /**
+   * `body`: the body parsed already (parseBlockBody for this header's version and height; checked
+   * here) or, with `checked`, checkBlockBody's answer for this very header and body.
+   */
+  private async appendBlock(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions, body?: Body, checked = false): Promise<StoredBlock> {
+    const hc = checkHeader(this.params, this, raw, { now: opts.now, skipPow: opts.skipPow });
+    const h = hc.height;
+    this.checkSnapshot(h, hc.hash);
+    if (!body) body = checkBlockBody(this.params, h, hc.header, bodyBytes);
+    else if (!checked) checkParsedBody(this.params, h, hc.header, body);
     const overlay = new StateOverlay(this.db);
     const applied = await applyBlock(this.db, overlay, {
       height: h,
-      hash: checked.hash,
-      timestamp: checked.header.timestamp,
+      hash: hc.hash,
+      timestamp: hc.header.timestamp,
       body,
       hashAt: (k) => this.hashAt(k),
     });
-    const headerCrc = extendCrc(this.headerCrc, checked.raw);
+    const headerCrc = extendCrc(this.headerCrc, hc.raw);
     await writeBatch(
       this.db,
       overlay.ops(),
       blockPuts({
         height: h,
-        raw: checked.raw,
-        hash: checked.hash,
+        raw: hc.raw,
+        hash: hc.hash,
         body: bodyBytes,
         undo: overlay.undoRecord(),
         meta: { firstStateId: applied.firstStateId, firstHistoryId: applied.firstHistoryId, headerCrc },
         chunkHeaders: () => {
           const raws = new Uint8Array(HEADER_CHUNK * HEADER_SIZE);
           raws.set(this.rawHeadersAt(h - HEADER_CHUNK + 1, h - 1));
-          raws.set(checked.raw, raws.length - HEADER_SIZE);
+          raws.set(hc.raw, raws.length - HEADER_SIZE);
           return raws;
         },
       }),
-      headRecords(h, checked.hash, headerCrc),
+      headRecords(h, hc.hash, headerCrc),
     );
-    this.headers.push(checked.raw, checked.hash);
+    this.headers.push(hc.raw, hc.hash);
     this.headerCrc = headerCrc;
     const block: StoredBlock = {
       height: h,
-      header: checked.header,
-      raw: checked.raw,
-      hash: checked.hash,
+      header: hc.header,
+      raw: hc.raw,
+      hash: hc.hash,
       body: bodyBytes,
       firstHistoryId: applied.firstHistoryId,
     };
@@ -373,7 +378,7 @@ export class Chain implements HeaderChainView {
         const pre = new Prerecovery(this.params, this.db, branch, fork, (h) => this.hashAt(h));
         for (const [i, b] of branch.entries()) {
           await pre.before(i);
-          await this.appendBlock(b.header, b.body, opts, b.checked);
+          await this.appendBlock(b.header, b.body, opts, b.checked ?? pre.parsed(i), b.checked !== undefined);
         }
       } catch (e) {
         while (this.length > fork) await this.rollbackTip();

@@ -1,7 +1,8 @@
 // Signature recovery ahead of block application (issue 20): while block i is applied on the main
 // thread, the signatures of blocks i+1 … i+AHEAD are recovered in worker threads (RecoverPool) and
-// handed to the verification path (consensus/signature.ts rememberRecovered), which takes a key from
-// there when digest and signature match exactly, else recovers as before. Only a hint: a block that
+// handed to the verification path (consensus/signature.ts rememberRecovered) with the parsed entry
+// and the digest's inputs; it takes digest and key when the entry is applied with the same inputs,
+// else hashes and recovers as before. Only a hint: a block that
 // does not parse, an entry whose digest cannot be formed yet (an asset created by a block not yet
 // applied; accounts such blocks create are named by guessing their ids) or a failed pool leaves the
 // verification to recover on its own, with the same verdicts. Blocks with few signed entries are left alone (a worker round trip costs more).
@@ -10,7 +11,7 @@ import { parseBlockBody } from '../consensus/block_check.js';
 import { rememberRecovered } from '../consensus/signature.js';
 import { blockHash, parseHeader } from '../core/header.js';
 import { signedEntries, type Body } from '../core/body.js';
-import { entryPinHeight, entryTxHash, type EntryContext } from '../core/entry.js';
+import { entryPinHeight, entryTxHash, type EntryContext, type SignedEntry } from '../core/entry.js';
 import { RECOVERED_ITEM, RECOVER_ITEM, recoverPool, type RecoverPool } from '../kernel/recover_pool.js';
 import { addressOf, dbReader, nextStateId } from '../state/ledger.js';
 import { assetById } from '../state/assets.js';
@@ -70,6 +71,14 @@ export class Prerecovery {
     await this.done[i];
   }
 
+  /**
+   * Block i's body as parsed here (not checked), if it was: recoveries are remembered for these very
+   * entries, so block application should check and apply this object (checkParsedBody).
+   */
+  parsed(i: number): Body | undefined {
+    return this.bodies[i] ?? undefined;
+  }
+
   private body(j: number): Body | null {
     if (this.bodies[j] === undefined) {
       const { header, body, checked } = this.branch[j];
@@ -113,13 +122,15 @@ export class Prerecovery {
     const entries = signedEntries(body);
     if (entries.length < MIN_PRERECOVER) return;
     const items = new Uint8Array(entries.length * RECOVER_ITEM);
-    const sigs: Uint8Array[] = [];
-    const digests: Uint8Array[] = [];
+    const recovered: { entry: SignedEntry; pinHash: Uint8Array; ctx: EntryContext; digest: Uint8Array }[] = [];
+    // Per block: one read per recipient, not per entry.
+    const addresses = new Map<bigint, Uint8Array | undefined>();
     const assetHashes = new Map<bigint, Uint8Array | null>();
     for (const { entry, assetId } of entries) {
       const ctx: EntryContext = {};
       if ('toId' in entry) {
-        const to = (await addressOf(this.reader, entry.toId)) ?? this.newAccountAddress(base, j, entry.toId);
+        if (!addresses.has(entry.toId)) addresses.set(entry.toId, (await addressOf(this.reader, entry.toId)) ?? this.newAccountAddress(base, j, entry.toId));
+        const to = addresses.get(entry.toId);
         if (!to) continue;
         ctx.toAddress = to;
       }
@@ -131,17 +142,17 @@ export class Prerecovery {
       }
       const pin = entryPinHeight(entry, height);
       if (pin < 0 || pin >= height) continue;
-      const digest = entryTxHash(entry, height, this.pinHash(pin), ctx);
-      items.set(digest, digests.length * RECOVER_ITEM);
-      items.set(entry.signature, digests.length * RECOVER_ITEM + 32);
-      digests.push(digest);
-      sigs.push(entry.signature);
+      const pinHash = this.pinHash(pin);
+      const digest = entryTxHash(entry, height, pinHash, ctx);
+      items.set(digest, recovered.length * RECOVER_ITEM);
+      items.set(entry.signature, recovered.length * RECOVER_ITEM + 32);
+      recovered.push({ entry, pinHash, ctx, digest });
     }
-    if (digests.length === 0) return;
-    const out = await this.pool().recover(items.slice(0, digests.length * RECOVER_ITEM));
-    digests.forEach((d, k) => {
+    if (recovered.length === 0) return;
+    const out = await this.pool().recover(items.slice(0, recovered.length * RECOVER_ITEM));
+    recovered.forEach((r, k) => {
       const o = k * RECOVERED_ITEM;
-      rememberRecovered(d, sigs[k], out[o] === 0 ? out.slice(o + 1, o + RECOVERED_ITEM) : null);
+      rememberRecovered(r.entry, { ...r, height, pub: out[o] === 0 ? out.slice(o + 1, o + RECOVERED_ITEM) : null });
     });
   }
 }

@@ -32,7 +32,11 @@ export function checkMerkleRoot(p: NetworkParams, height: number, body: Body, me
 
 /** Everything about a block's body that needs neither the ledger nor other blocks. */
 export function checkBlockBody(p: NetworkParams, height: number, header: Header, bytes: Uint8Array): Body {
-  const body = parseBlockBody(p, height, header.version, bytes);
+  return checkParsedBody(p, height, header, parseBlockBody(p, height, header.version, bytes));
+}
+
+/** checkBlockBody of a body parseBlockBody gave for this height and header's version. */
+export function checkParsedBody(p: NetworkParams, height: number, header: Header, body: Body): Body {
   checkMerkleRoot(p, height, body, header.merkleRoot);
   checkRewardClaim(height, body);
   checkEntryRules(p, height, body);

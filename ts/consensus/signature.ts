@@ -7,22 +7,22 @@ import { equalBytes } from '../core/hex.js';
 import { recoverPublicKey } from '../core/keys.js';
 
 /**
- * Keys recovered ahead of time (worker threads, ts/chain/prerecover.ts), by digest ‖ signature: a
- * cache of a pure function, so a hit gives what recovery here would. Each is taken once; the oldest
- * go first beyond PRERECOVERED_MAX.
+ * A body entry's signature recovered ahead of time (worker threads, ts/chain/prerecover.ts): the
+ * digest formed from these inputs and the key it recovers (null: none). Keyed by the parsed entry
+ * itself, so the entry is never hashed twice; held only while the body is.
  */
-const prerecovered = new Map<string, Uint8Array | null>();
-export const PRERECOVERED_MAX = 50_000;
-
-function recoveryKey(digest32: Uint8Array, sig65: Uint8Array): string {
-  return String.fromCharCode.apply(null, digest32 as unknown as number[]) + String.fromCharCode.apply(null, sig65 as unknown as number[]);
+export interface Recovered {
+  height: number;
+  pinHash: Uint8Array;
+  ctx: EntryContext;
+  digest: Uint8Array;
+  pub: Uint8Array | null;
 }
+const recoveredAhead = new WeakMap<SignedEntry, Recovered>();
 
-/** Records the key (33 bytes, or null: none recovers) of `sig65` over `digest32`, recovered elsewhere. */
-export function rememberRecovered(digest32: Uint8Array, sig65: Uint8Array, pub33: Uint8Array | null): void {
-  if (digest32.length !== 32 || sig65.length !== 65) return;
-  while (prerecovered.size >= PRERECOVERED_MAX) prerecovered.delete(prerecovered.keys().next().value!);
-  prerecovered.set(recoveryKey(digest32, sig65), pub33);
+/** Records the recovery of `entry`'s signature done elsewhere (verifyEntrySignature takes it once). */
+export function rememberRecovered(entry: SignedEntry, r: Recovered): void {
+  recoveredAhead.set(entry, r);
 }
 
 let inPlace = 0;
@@ -32,24 +32,31 @@ export function recoveredInPlace(): number {
   return inPlace;
 }
 
-/** How many recovered keys wait to be used (tests, diagnostics). */
-export function prerecoveredCount(): number {
-  return prerecovered.size;
+const sameOptional = (a: Uint8Array | undefined, b: Uint8Array | undefined) => (a === undefined ? b === undefined : b !== undefined && equalBytes(a, b));
+
+/** The remembered recovery of `entry` if it was made for exactly these inputs (then its digest is entryTxHash's). */
+function takeRecovered(entry: SignedEntry, height: number, pinHash: Uint8Array, ctx: EntryContext): Recovered | undefined {
+  const r = recoveredAhead.get(entry);
+  if (!r) return undefined;
+  recoveredAhead.delete(entry);
+  const same =
+    r.height === height && equalBytes(r.pinHash, pinHash) && sameOptional(r.ctx.toAddress, ctx.toAddress) && sameOptional(r.ctx.assetHash, ctx.assetHash);
+  return same ? r : undefined;
+}
+
+/** The last key turned into an address: a sender's entries usually come in runs. */
+let lastKey: { pub: Uint8Array; address: Uint8Array } | null = null;
+function addressOfKey(pub: Uint8Array): Uint8Array {
+  if (lastKey && equalBytes(lastKey.pub, pub)) return lastKey.address;
+  lastKey = { pub, address: addressFromPublicKey(pub) };
+  return lastKey.address;
 }
 
 /** The 20-byte address of the signer, or null when no key recovers (or the encoding is invalid). */
 export function recoverSignerAddress(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | null {
-  let pub: Uint8Array | null;
-  const k = prerecovered.size > 0 && digest32.length === 32 && sig65.length === 65 ? recoveryKey(digest32, sig65) : null;
-  const hit = k === null ? undefined : prerecovered.get(k);
-  if (hit !== undefined) {
-    prerecovered.delete(k!);
-    pub = hit;
-  } else {
-    inPlace++;
-    pub = recoverPublicKey(digest32, sig65);
-  }
-  return pub ? addressFromPublicKey(pub) : null;
+  inPlace++;
+  const pub = recoverPublicKey(digest32, sig65);
+  return pub ? addressOfKey(pub) : null;
 }
 
 /** Fails with ECORRUPTEDSIG unless the signature recovers to `address`. */
@@ -65,8 +72,11 @@ export function verifySignature(digest32: Uint8Array, sig65: Uint8Array, address
  * signer, EINVSIG (signature_verification.hpp:28).
  */
 export function verifyEntrySignature(entry: SignedEntry, height: number, pinHash: Uint8Array, originAddress: Uint8Array, ctx: EntryContext): Uint8Array {
-  const hash = entryTxHash(entry, height, pinHash, ctx);
-  const signer = recoverSignerAddress(hash, entry.signature) ?? fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
+  const ahead = takeRecovered(entry, height, pinHash, ctx);
+  const hash = ahead?.digest ?? entryTxHash(entry, height, pinHash, ctx);
+  const signer =
+    (ahead ? ahead.pub && addressOfKey(ahead.pub) : recoverSignerAddress(hash, entry.signature)) ??
+    fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
   if (!equalBytes(signer, originAddress)) fail('EINVSIG', 'signature does not recover to the origin address');
   return hash;
 }
