@@ -78,26 +78,55 @@ class ClientGone extends Error {
   }
 }
 
-async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
+/** The request body's bytes, read with plain listeners (an async iterator costs more than a small body's parse). */
+function readBody(req: Koa.Request['req']): Promise<{ chunks: Buffer[]; size: number }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
       // Keep reading (and discarding) an oversized body, so the client gets the error reply.
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
       else if (size > MAX_DRAIN_BYTES) {
+        done();
         req.destroy();
-        break;
+        resolve({ chunks, size });
       }
-    }
-  } catch (e) {
-    throw new ClientGone(e as Error);
-  }
+    };
+    const onEnd = () => {
+      done();
+      resolve({ chunks, size });
+    };
+    const onError = (e: Error) => {
+      done();
+      reject(new ClientGone(e));
+    };
+    // Closed before its end: the client went away mid-upload.
+    const onClose = () => {
+      done();
+      reject(new ClientGone(Object.assign(new Error('premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
+
+/**
+ * JSON.parse reads a text exactly as readJson does when no integer in it can pass 2^53 (fewer than
+ * 16 digits in a row anywhere), none is a negative zero (readJson's integers are never -0) and it
+ * is too short to nest deeper than readJson recurses; JSON.parse is some 15 times faster.
+ */
+const PLAIN_JSON_CHARS = 2048;
+const MAYBE_INEXACT = /\d{16}|-0(?![.eE])/;
+
+async function readJsonBody(req: Koa.Request['req']): Promise<unknown> {
+  const { chunks, size } = await readBody(req);
   if (size > MAX_BODY_BYTES) throw new NodeError('EINV_BODY', `request body larger than ${MAX_BODY_BYTES} bytes`);
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
   try {
-    return readJson(text);
+    return text.length <= PLAIN_JSON_CHARS && !MAYBE_INEXACT.test(text) ? JSON.parse(text) : readJson(text);
   } catch {
     throw new NodeError('EINVJSON', 'the request body is not valid JSON');
   }

@@ -3,7 +3,8 @@ import { COIN_DECIMALS, parseUnits } from '../../core/amount.js';
 import { fail, quoted } from '../../core/errors.js';
 import { addressFromPublicKey, formatAddress } from '../../core/address.js';
 import { fromHexExact, toHex } from '../../core/hex.js';
-import { isValidPrivateKey, randomPrivateKey } from '../../core/keys.js';
+import { randomFillSync } from 'node:crypto';
+import { isValidPrivateKey } from '../../core/keys.js';
 import { publicKeyKernel } from '../../kernel/secp256k1.js';
 import { fee16Decode } from '../../kernel/fee16.js';
 import { parsePrice, priceView } from '../../kernel/price.js';
@@ -17,6 +18,25 @@ import { Encode16bit, encode16bit } from '../views/fee16.js';
 import { Price } from '../views/price.js';
 
 const Wallet = named('Wallet', obj({ address: hexStr(48), privKey: hexStr(64), pubKey: hexStr(66) }));
+
+/** Random bytes drawn from the system's generator in blocks: one call per 128 keys, not one per key. */
+const RANDOM_BLOCK = 32 * 128;
+let randomBlock = new Uint8Array(0);
+let randomAt = 0;
+
+/** A new secret key: 32 fresh random bytes (each used once), drawn again in the rare case they are ≥ n or 0. */
+function newPrivateKey(): Uint8Array {
+  for (;;) {
+    if (randomAt + 32 > randomBlock.length) {
+      randomBlock = randomFillSync(new Uint8Array(RANDOM_BLOCK));
+      randomAt = 0;
+    }
+    const sk = randomBlock.slice(randomAt, randomAt + 32);
+    randomBlock.fill(0, randomAt, randomAt + 32);
+    randomAt += 32;
+    if (isValidPrivateKey(sk)) return sk;
+  }
+}
 
 function wallet(sk: Uint8Array) {
   // The kernel's sk·G (its fixed-base tables) is an order of magnitude faster than the JS one.
@@ -101,7 +121,7 @@ export const toolsRoutes = [
     path: '/tools/wallet/new',
     doc: 'A new random key pair and its address. The private key travels over HTTP: use it on a trusted connection only.',
     response: Wallet,
-    handler: () => wallet(randomPrivateKey()),
+    handler: () => wallet(newPrivateKey()),
   }),
   route({
     method: 'GET',
