@@ -51,7 +51,9 @@ export class StateOverlay {
 
   /** The undo record: every changed key with its previous value (absent = delete on undo). */
   undoRecord(): Uint8Array {
-    const w = new Writer();
+    let size = 4; // a full block's record is ~40 kB: written in place, not grown by doubling
+    for (const { key, value } of this.before.values()) size += 3 + key.length + (value === null ? 0 : 4 + value.length);
+    const w = new Writer(size);
     w.u32(this.before.size);
     for (const { key, value } of this.before.values()) {
       w.u16(key.length);
