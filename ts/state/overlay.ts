@@ -3,8 +3,10 @@
 // (consensus.md §9.4) generic: rollback restores exactly the keys the block changed. Its reads are
 // synchronous (ledger.ts dbReader says why).
 import type { BatchOp, Db } from '../store/database.js';
-import { toHex } from '../core/hex.js';
 import { Reader, Writer } from '../core/bytes.js';
+
+/** A key as a Map key: one char per byte (half the time of hex, which a block pays ~3,000 times). */
+const mapKey = (key: Uint8Array): string => String.fromCharCode.apply(null, key as unknown as number[]);
 
 export class StateOverlay {
   private readonly writes = new Map<string, { key: Uint8Array; value: Uint8Array | null }>();
@@ -13,14 +15,13 @@ export class StateOverlay {
   constructor(private readonly db: Db) {}
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
-    const w = this.writes.get(toHex(key));
+    const w = this.writes.get(mapKey(key));
     if (w) return w.value ?? undefined;
     return this.db.getSync(key);
   }
 
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {
-    await this.remember(key);
-    this.writes.set(toHex(key), { key, value });
+    this.writes.set(this.remember(key), { key, value });
   }
 
   /**
@@ -28,20 +29,20 @@ export class StateOverlay {
    * unused transaction id): its undo is a delete, without reading the database first.
    */
   putNew(key: Uint8Array, value: Uint8Array): void {
-    const k = toHex(key);
+    const k = mapKey(key);
     if (!this.before.has(k)) this.before.set(k, { key, value: null });
     this.writes.set(k, { key, value });
   }
 
   async del(key: Uint8Array): Promise<void> {
-    await this.remember(key);
-    this.writes.set(toHex(key), { key, value: null });
+    this.writes.set(this.remember(key), { key, value: null });
   }
 
-  private async remember(key: Uint8Array): Promise<void> {
-    const k = toHex(key);
-    if (this.before.has(k)) return;
-    this.before.set(k, { key, value: this.db.getSync(key) ?? null });
+  /** Records the key's committed value on its first write; returns its map key. */
+  private remember(key: Uint8Array): string {
+    const k = mapKey(key);
+    if (!this.before.has(k)) this.before.set(k, { key, value: this.db.getSync(key) ?? null });
+    return k;
   }
 
   /** The batch operations that apply the pending writes. */
