@@ -109,8 +109,13 @@ export class Prerecovery {
     return undefined;
   }
 
+  /** Hashes of the pinned blocks, each computed once (a block's entries mostly share a few pins). */
+  private readonly pins = new Map<number, Uint8Array>();
+
   private pinHash(h: number): Uint8Array {
-    return h > this.fork ? blockHash(this.branch[h - this.fork - 1].header) : this.hashAt(h);
+    let hash = this.pins.get(h);
+    if (!hash) this.pins.set(h, (hash = h > this.fork ? blockHash(this.branch[h - this.fork - 1].header) : this.hashAt(h)));
+    return hash;
   }
 
   private async submit(j: number, base: IdBase): Promise<void> {
