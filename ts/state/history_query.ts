@@ -239,3 +239,9 @@ export async function transactionByHash(db: Db, hash: Uint8Array): Promise<Mined
   const [tx] = await load(db, [readU64(id)]);
   return tx ?? null;
 }
+
+/** The history id of the mined entry with transaction hash `hash`, or null: the index's one point read, nothing decoded. */
+export async function transactionIdByHash(db: Db, hash: Uint8Array): Promise<bigint | null> {
+  const id = await dbReader(db).get(txHashKey(hash));
+  return id ? readU64(id) : null;
+}

@@ -3,7 +3,9 @@
 // (http-api.md "Transactions and mempool"; http-api-details.md §4).
 import { fail } from '../../core/errors.js';
 import { fromHexExact, toHex } from '../../core/hex.js';
-import { transactionByHash } from '../../state/history_query.js';
+import { transactionByHash, transactionIdByHash } from '../../state/history_query.js';
+import { Lru } from '../../core/lru.js';
+import type { ReadView } from '../../chain/read_view.js';
 import { dbReader } from '../../state/ledger.js';
 import { route } from '../route.js';
 import { accountParam, resolveAccount, u64Param } from '../params.js';
@@ -24,6 +26,33 @@ function newestFirstAmongEqualFees<T extends { feeCode: number }>(txs: T[]): T[]
     i = end;
   }
   return out;
+}
+
+/** A mined transaction looked up before: its entry and block, and the chain state that was last checked on. */
+interface MinedLookup {
+  id: bigint;
+  height: number;
+  blockHash: string;
+  kind: string;
+  checkedOn: number;
+}
+const MINED_LOOKUPS = 16_384;
+const minedLookups = new WeakMap<object, Lru<string, MinedLookup | null>>();
+
+/** Per node (its mempool names it), by the hash as the request wrote it. */
+function minedLookupsOf(node: { mempool: object }): Lru<string, MinedLookup | null> {
+  let m = minedLookups.get(node.mempool);
+  if (!m) minedLookups.set(node.mempool, (m = new Lru(MINED_LOOKUPS)));
+  return m;
+}
+
+/** A number per read view (one chain state), without keeping the view. */
+const stamps = new WeakMap<ReadView, number>();
+let lastStamp = 0;
+function stampOf(view: ReadView): number {
+  let s = stamps.get(view);
+  if (s === undefined) stamps.set(view, (s = ++lastStamp));
+  return s;
 }
 
 const Mined = named('Mined', obj({ historyId: u64, block: obj({ height: int, hash: hexStr(64), timestamp: int }) }));
@@ -113,8 +142,31 @@ export const transactionRoutes = [
         transaction: AnyTransaction,
       }),
     ),
-    // Kept as written bytes per chain state and mempool version (dependsOn): finding a per-block key
-    // would read the tx-hash index on every request, which costs what building the answer does.
+    // A mined transaction's answer is kept as written bytes per block (its confirmations written per
+    // request), a limitSwap's per chain state (its `processed.remaining` moves with later blocks), so
+    // neither is built again when the mempool moves; a pending one's per chain state and mempool
+    // version (dependsOn). The key reads nothing but memory (minedLookups) once the tx-hash index
+    // has been read on the request's chain state.
+    answerKey: async ({ params, node, view: c }) => {
+      const hash = fromHexExact(params.txid, 32);
+      if (!hash || node.mempool.pool.byTxHash(hash)) return null;
+      const lookups = minedLookupsOf(node);
+      const m = lookups.get(params.txid);
+      if (!m) return null; // built by the handler, which notes where it found it
+      const stamp = stampOf(c);
+      if (m.checkedOn !== stamp) {
+        // Another chain state: the index may name another entry (the block rolled back, or a later
+        // block with a transaction of the same hash), or the block may be gone.
+        const id = await transactionIdByHash(c.db, hash);
+        if (id !== m.id || m.height > c.length || toHex(c.hashAt(m.height)) !== m.blockHash) {
+          lookups.set(params.txid, null);
+          return null;
+        }
+        m.checkedOn = stamp;
+      }
+      if (m.kind === 'limitSwap') return { key: `lookup ${params.txid} ${m.id} state ${stamp}` };
+      return { key: `lookup ${params.txid} ${m.id} ${m.blockHash}`, confirmations: c.length - m.height + 1 };
+    },
     handler: async ({ params, node, view: c }) => {
       const hash = fromHexExact(params.txid, 32) ?? fail('EINV_HEX', 'a transaction hash is 64 hex chars');
       const pending = node.mempool.pool.byTxHash(hash);
@@ -124,6 +176,7 @@ export const transactionRoutes = [
       }
       const tx = await transactionByHash(c.db, hash);
       if (!tx || tx.height > c.length) fail('ENOTFOUND', 'no pending or mined transaction has this hash');
+      minedLookupsOf(node).set(params.txid, { id: tx!.id, height: tx!.height, blockHash: toHex(c.hashAt(tx!.height)), kind: tx!.kind, checkedOn: stampOf(c) });
       return {
         confirmations: c.length - tx!.height + 1,
         mined: { historyId: tx!.id, block: { height: tx!.height, hash: toHex(c.hashAt(tx!.height)), timestamp: c.timestampAt(tx!.height) } },
