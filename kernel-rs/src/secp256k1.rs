@@ -977,34 +977,6 @@ impl Jac {
         Jac { x: x3, y: y3, z: z3, inf: false }
     }
 
-    /// P + Q for Jacobian P, Q (used only to build tables).
-    fn add(&self, q: &Jac) -> Jac {
-        if self.inf {
-            return *q;
-        }
-        if q.inf {
-            return *self;
-        }
-        let z1z1 = self.z.sqr();
-        let z2z2 = q.z.sqr();
-        let u1 = self.x.mul(&z2z2);
-        let u2 = q.x.mul(&z1z1);
-        let s1 = self.y.mul(&q.z).mul(&z2z2);
-        let s2 = q.y.mul(&self.z).mul(&z1z1);
-        let h = u2.add(&u1.neg(1)); // 3
-        let r = s2.add(&s1.neg(1)); // 3
-        if h.is_zero() {
-            return if r.is_zero() { self.dbl() } else { Jac::INF };
-        }
-        let hh = h.sqr();
-        let hhh = h.mul(&hh);
-        let v = u1.mul(&hh);
-        let x3 = r.sqr().add(&hhh.neg(1)).add(&v.neg(1).mul_small(2)).weak();
-        let y3 = r.mul(&v.add(&x3.neg(1))).add(&s1.mul(&hhh).neg(1)).weak();
-        let z3 = self.z.mul(&q.z).mul(&h);
-        Jac { x: x3, y: y3, z: z3, inf: false }
-    }
-
     fn to_affine(&self) -> Option<Affine> {
         if self.inf {
             return None;
@@ -1032,26 +1004,30 @@ fn batch_affine_into(pts: &[Jac], out: &mut [Affine]) {
     }
 }
 
-fn batch_affine<const K: usize>(pts: &[Jac; K]) -> [Affine; K] {
-    let mut out = [Affine { x: Fe::ZERO, y: Fe::ZERO }; K];
-    batch_affine_into(pts, &mut out);
-    out
-}
-
-/// P, 3P, 5P, …, (2K − 1)P in Jacobian form.
-fn odd_multiples_jac<const K: usize>(p: &Affine) -> [Jac; K] {
-    let mut pts = [Jac::INF; K];
-    pts[0] = p.to_jac();
-    let p2 = pts[0].dbl();
-    for i in 1..K {
-        pts[i] = pts[i - 1].add(&p2);
+/// Appends P, 3P, 5P, …, (2k − 1)P in Jacobian form to `out`.
+fn push_odd_multiples(p: &Affine, k: usize, out: &mut Vec<Jac>) {
+    // The additions of D = 2P = (X, Y, Z) are mixed ones (8M + 3S instead of 12M + 4S): the map
+    // (x, y) → (x·Z², y·Z³) takes the curve to y² = x³ + 7·Z⁶, where D is the affine point
+    // (X, Y), and the formulas (a = 0) never use the constant; a point (X', Y', Z') there is
+    // (X', Y', Z'·Z) here.
+    let d = p.to_jac().dbl();
+    let z2 = d.z.sqr();
+    let d_iso = Affine { x: d.x, y: d.y };
+    let mut q = Jac { x: p.x.mul(&z2), y: p.y.mul(&z2.mul(&d.z)), z: Fe::ONE, inf: false };
+    out.push(p.to_jac());
+    for _ in 1..k {
+        q = q.add_affine(&d_iso);
+        out.push(Jac { z: q.z.mul(&d.z), ..q });
     }
-    pts
 }
 
 /// P, 3P, 5P, …, (2K − 1)P.
 fn odd_multiples<const K: usize>(p: &Affine) -> [Affine; K] {
-    batch_affine(&odd_multiples_jac::<K>(p))
+    let mut jac = Vec::with_capacity(K);
+    push_odd_multiples(p, K, &mut jac);
+    let mut out = [Affine { x: Fe::ZERO, y: Fe::ZERO }; K];
+    batch_affine_into(&jac, &mut out);
+    out
 }
 
 /// wNAF width for the fixed G tables and the per-signature R tables. W_G = 14 (2 × 4096 points,
@@ -1074,14 +1050,8 @@ fn g_tables() -> &'static [Affine] {
         let h = h.to_affine().unwrap_or(g); // 2¹²⁸·G is finite (n is prime and > 2¹²⁸)
                                             // On the heap: as arrays, tables this size would overflow the 1 MiB WebAssembly stack.
         let mut jac = Vec::with_capacity(2 * G_TABLE);
-        for base in [g, h] {
-            let first = base.to_jac();
-            let twice = first.dbl();
-            jac.push(first);
-            for _ in 1..G_TABLE {
-                jac.push(jac[jac.len() - 1].add(&twice));
-            }
-        }
+        push_odd_multiples(&g, G_TABLE, &mut jac);
+        push_odd_multiples(&h, G_TABLE, &mut jac);
         let mut out = vec![Affine { x: Fe::ZERO, y: Fe::ZERO }; jac.len()];
         batch_affine_into(&jac, &mut out);
         out
@@ -1227,7 +1197,7 @@ pub fn recover_many(items: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 33], Reco
     // R's odd multiples for all, to affine form with one inversion.
     let mut jac = Vec::with_capacity(ok.len() * R_TABLE);
     for (_, p) in &ok {
-        jac.extend_from_slice(&odd_multiples_jac::<R_TABLE>(&p.big_r));
+        push_odd_multiples(&p.big_r, R_TABLE, &mut jac);
     }
     let mut tables = vec![Affine { x: Fe::ZERO, y: Fe::ZERO }; jac.len()];
     batch_affine_into(&jac, &mut tables);
