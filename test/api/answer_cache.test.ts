@@ -14,7 +14,11 @@ describe('AnswerCache', () => {
     const text = '{"code":0,"data":{"a":{"confirmations":1},"confirmations":1,"other":{"confirmations":12},"height":5}}';
     c.set({ key: 'k', confirmations: 1 }, text, num);
     expect(c.get({ key: 'k', confirmations: 1 }, num)?.toString()).toBe(text);
-    expect(c.get({ key: 'k', confirmations: 7 }, num)?.toString()).toBe(text.replace(/"confirmations":1(?=[,}])/g, '"confirmations":7'));
+    const seven = text.replace(/"confirmations":1(?=[,}])/g, '"confirmations":7');
+    expect(c.get({ key: 'k', confirmations: 7 }, num)?.toString()).toBe(seven);
+    expect(c.get({ key: 'k', confirmations: 7 }, num)?.toString()).toBe(seven); // the last whole form, again
+    expect(c.get({ key: 'k', confirmations: 1 }, num)?.toString()).toBe(text);
+    expect(c.get({ key: 'k', confirmations: 7 }, num)?.toString()).toBe(seven);
     expect(c.get({ key: 'x', confirmations: 7 }, num)).toBeUndefined();
   });
 

@@ -10,6 +10,8 @@ interface Stored {
   key: string;
   pieces: Buffer[];
   bytes: number;
+  /** The answer as last written whole, with its confirmations (served again until the tip moves). */
+  last?: { confirmations: number; text: Buffer };
 }
 
 /** What a route names its answer by; `confirmations` is the value of that field in it, if any. */
@@ -67,8 +69,12 @@ export class AnswerCache {
     this.map.set(at, hit);
     this.hits++;
     if (hit.pieces.length === 1) return hit.pieces[0];
-    const c = Buffer.from(confirmationsText(k.confirmations ?? 0, number));
-    return Buffer.concat(hit.pieces.flatMap((p, i) => (i === 0 ? [p] : [c, p])));
+    const confirmations = k.confirmations ?? 0;
+    if (hit.last?.confirmations === confirmations) return hit.last.text;
+    const c = Buffer.from(confirmationsText(confirmations, number));
+    const text = Buffer.concat(hit.pieces.flatMap((p, i) => (i === 0 ? [p] : [c, p])));
+    hit.last = { confirmations, text };
+    return text;
   }
 
   /** Keeps `text`, the answer for `k` written with `number`. */
@@ -78,7 +84,8 @@ export class AnswerCache {
       (p) => Buffer.from(p),
     );
     const at = entryOf(k);
-    const bytes = pieces.reduce((n, p) => n + p.length + 80, 64 + (k.key.length + at.length) * 2);
+    // A split answer also holds its last whole form (`last`): counted twice.
+    const bytes = pieces.reduce((n, p) => n + (pieces.length > 1 ? 2 : 1) * p.length + 80, 64 + (k.key.length + at.length) * 2 + (pieces.length > 1 ? 64 : 0));
     if (bytes > MAX_ANSWER_BYTES || bytes > this.capacity) return;
     const old = this.map.get(at);
     if (old) {
