@@ -11,7 +11,8 @@ import { checkBlockBody, checkParsedBody } from '../consensus/block_check.js';
 import { targetAt } from '../consensus/header_check.js';
 import { targetWork } from '../consensus/target.js';
 import { PackedHeaders } from './packed_headers.js';
-import { writeBatch, type BatchOp, type Db } from '../store/database.js';
+import { writeBatch, type BatchOp, type Db, type StateSource } from '../store/database.js';
+import { WriteGroup } from '../store/write_group.js';
 import {
   HEADER_CHUNK,
   META_CHECK,
@@ -49,10 +50,16 @@ import { log } from '../log.js';
 /** The chain's blocks are the store's (store/block_records.ts); importers of the chain get the type here. */
 export type { StoredBlock };
 
+/**
+ * A branch's writes wait in its group up to this many records (~3 MB): ~12 blocks full of transfers,
+ * a whole 30-block range of empty ones.
+ */
+const GROUP_RECORDS = 20_000;
+
 export interface AppendOptions {
   /** Local clock for the future-timestamp rule (Unix seconds). */
   now: number;
-  /** Skip the proof of work (only for this node's own `/debug/fakemine` blocks). */
+  /** Skip the proof of work (this node's own `/debug/fakemine` blocks; headers sync verified already). */
   skipPow?: boolean;
 }
 
@@ -71,6 +78,8 @@ export class Chain implements HeaderChainView {
   /** What reads see (read_view.ts), and every view still read from. */
   private current!: ReadView;
   private readonly live = new Set<ReadView>();
+  /** The writes of the branch being applied (switchBranch), not yet made. */
+  private group: WriteGroup | null = null;
 
   private constructor(
     readonly db: Db,
@@ -223,7 +232,7 @@ export class Chain implements HeaderChainView {
 
   /** Height of a block hash on this chain, or null. */
   async heightOfHash(hash: Uint8Array): Promise<number | null> {
-    const v = await this.db.get(hashIndexKey(hash));
+    const v = this.source.getSync(hashIndexKey(hash));
     return v ? readU32(v) : null;
   }
 
@@ -309,8 +318,9 @@ export class Chain implements HeaderChainView {
     this.checkSnapshot(h, hc.hash);
     if (!body) body = checkBlockBody(this.params, h, hc.header, bodyBytes);
     else if (!checked) checkParsedBody(this.params, h, hc.header, body);
-    const overlay = new StateOverlay(this.db);
-    const applied = await applyBlock(this.db, overlay, {
+    const source = this.source;
+    const overlay = new StateOverlay(source);
+    const applied = await applyBlock(source, overlay, {
       height: h,
       hash: hc.hash,
       timestamp: hc.header.timestamp,
@@ -318,8 +328,7 @@ export class Chain implements HeaderChainView {
       hashAt: (k) => this.hashAt(k),
     });
     const headerCrc = extendCrc(this.headerCrc, hc.raw);
-    await writeBatch(
-      this.db,
+    await this.write(
       overlay.ops(),
       blockPuts({
         height: h,
@@ -374,11 +383,20 @@ export class Chain implements HeaderChainView {
       const removed: StoredBlock[] = [];
       while (this.length > fork) removed.unshift(await this.rollbackTip());
       try {
-        // Signatures of the blocks ahead are recovered in worker threads while each block is applied.
-        const pre = new Prerecovery(this.params, this.db, branch, fork, (h) => this.hashAt(h));
-        for (const [i, b] of branch.entries()) {
-          await pre.before(i);
-          await this.appendBlock(b.header, b.body, opts, b.checked ?? pre.parsed(i), b.checked !== undefined);
+        // The branch's blocks are written together (WriteGroup), and the signatures of the blocks
+        // ahead are recovered in worker threads while each block is applied.
+        this.group = new WriteGroup(this.db);
+        const pre = new Prerecovery(this.params, this.group, branch, fork, (h) => this.hashAt(h));
+        try {
+          for (const [i, b] of branch.entries()) {
+            await pre.before(i);
+            await this.appendBlock(b.header, b.body, opts, b.checked ?? pre.parsed(i), b.checked !== undefined);
+          }
+        } finally {
+          // The blocks applied are valid, even when a later one is not: written, then rolled back below.
+          const group = this.group;
+          this.group = null;
+          await group.flush();
         }
       } catch (e) {
         while (this.length > fork) await this.rollbackTip();
@@ -415,7 +433,19 @@ export class Chain implements HeaderChainView {
 
   /** The stored block at `height` of this chain, or null. */
   block(height: number): Promise<StoredBlock | null> {
-    return readStoredBlock(this, this.db, height);
+    return readStoredBlock(this, this.source, height);
+  }
+
+  /** The database, seen with the writes of a branch being applied not yet made. */
+  private get source(): StateSource {
+    return this.group ?? this.db;
+  }
+
+  /** Writes a block's operations: with a branch's group, to it (written once it is large or done). */
+  private async write(...lists: BatchOp[][]): Promise<void> {
+    if (!this.group) return writeBatch(this.db, ...lists);
+    this.group.add(...lists);
+    if (this.group.size >= GROUP_RECORDS) await this.group.flush();
   }
 
   /** The chain as of the end of the last change (for synchronous reads: keep no reference across an await). */

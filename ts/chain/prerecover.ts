@@ -15,7 +15,7 @@ import { entryPinHeight, entryTxHash, type EntryContext, type SignedEntry } from
 import { RECOVERED_ITEM, RECOVER_ITEM, recoverPool, type RecoverPool } from '../kernel/recover_pool.js';
 import { addressOf, dbReader, nextStateId } from '../state/ledger.js';
 import { assetById } from '../state/assets.js';
-import type { Db } from '../store/database.js';
+import type { KeySource } from '../store/database.js';
 
 /** Blocks recovered ahead of the one being applied. */
 const AHEAD = 4;
@@ -49,7 +49,7 @@ export class Prerecovery {
    */
   constructor(
     private readonly params: NetworkParams,
-    db: Db,
+    db: KeySource,
     private readonly branch: BranchBlock[],
     private readonly fork: number,
     private readonly hashAt: (h: number) => Uint8Array,

@@ -5,7 +5,7 @@
 import type { NetworkParams } from '../consensus/params.js';
 import type { HeaderChainView } from '../consensus/header_check.js';
 import { parseHeader, type Header } from '../core/header.js';
-import type { Db } from '../store/database.js';
+import type { Db, StateSource } from '../store/database.js';
 import { blockMetaKey, bodyKey, hashIndexKey, readU32 } from '../store/keys.js';
 import { decodeBlockMeta, type StoredBlock } from '../store/block_records.js';
 import { snapshotDb, type Snapshot } from '../store/snapshot.js';
@@ -21,7 +21,7 @@ export interface ChainReadState extends HeaderChainView {
 }
 
 /** The stored block at `height` of `state`, read from `db` (of the same moment), or null. */
-export async function readStoredBlock(state: ChainReadState, db: Db, height: number): Promise<StoredBlock | null> {
+export async function readStoredBlock(state: ChainReadState, db: Pick<StateSource, 'getMany'>, height: number): Promise<StoredBlock | null> {
   if (!Number.isInteger(height) || height < 1 || height > state.length) return null;
   const [body, meta] = await db.getMany([bodyKey(height), blockMetaKey(height)]);
   if (!body || !meta) return null;

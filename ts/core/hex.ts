@@ -24,6 +24,9 @@ export function fromHexExact(text: string, bytes: number): Uint8Array | null {
   return text.length === 2 * bytes ? fromHex(text) : null;
 }
 
+/** Bytes as a Map key, one char per byte (half the time of hex for short keys). */
+export const bytesKey = (bytes: Uint8Array): string => String.fromCharCode.apply(null, bytes as unknown as number[]);
+
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

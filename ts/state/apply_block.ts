@@ -20,7 +20,7 @@ import type { PoolState } from '../kernel/pool.js';
 import { loadBook, type LoadableOrder } from '../dex/lazy_book.js';
 import { rawLimit, storedLimit } from '../dex/limit.js';
 import { matchBook } from '../dex/matching.js';
-import type { Db } from '../store/database.js';
+import type { StateSource } from '../store/database.js';
 import { u64Value } from '../store/keys.js';
 import { addAsset, assetById, type Asset } from './assets.js';
 import { addHistoryEntry, encodeMatch, matchTxHash } from './history.js';
@@ -90,7 +90,7 @@ class BlockApplier {
   private limitSwapsBefore = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: StateSource,
     private readonly s: StateOverlay,
     private readonly b: BlockToApply,
   ) {
@@ -452,6 +452,6 @@ function spendToken(o: OpenOrder): bigint {
   return o.isBuy ? COIN_TOKEN_ID : assetTokenId(o.assetId);
 }
 
-export async function applyBlock(db: Db, s: StateOverlay, b: BlockToApply): Promise<AppliedBlock> {
+export async function applyBlock(db: StateSource, s: StateOverlay, b: BlockToApply): Promise<AppliedBlock> {
   return new BlockApplier(db, s, b).apply();
 }

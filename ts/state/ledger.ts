@@ -2,7 +2,7 @@
 // straight from the database for queries). Token id 0 is the coin (exchange.md §1.1).
 import { Reader, Writer } from '../core/bytes.js';
 import { fail } from '../core/errors.js';
-import type { Db } from '../store/database.js';
+import type { KeySource } from '../store/database.js';
 import { COUNTER_HISTORY_ID, COUNTER_STATE_ID, accountKey, addressKey, balanceKey, holderKey, readU64, u64Value } from '../store/keys.js';
 
 export { COIN_TOKEN_ID } from './tokens.js';
@@ -25,7 +25,7 @@ export interface KeyWriter extends KeyReader {
  * libuv's thread pool and then an event-loop turn, which under load is a queue's worth of other
  * work; a block append made of dozens of them waited behind every running read (issue 12).
  */
-export const dbReader = (db: Db): KeyReader => ({ get: async (k) => db.getSync(k) });
+export const dbReader = (db: KeySource): KeyReader => ({ get: async (k) => db.getSync(k) });
 
 export interface Balance {
   total: bigint;

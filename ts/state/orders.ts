@@ -3,7 +3,7 @@
 // cancelations) and by account (open-order listings).
 import { Reader, Writer } from '../core/bytes.js';
 import type { TransactionId } from '../core/transaction.js';
-import type { Db } from '../store/database.js';
+import type { Db, StateSource } from '../store/database.js';
 import { accountOrderKey, bookKey, keysStartingWith, orderKey, orderTxKey, readU64, u64Value } from '../store/keys.js';
 import { dbReader, type KeyReader, type KeyWriter } from './ledger.js';
 
@@ -86,7 +86,7 @@ export async function removeOrder(s: KeyWriter, o: OpenOrder): Promise<void> {
 }
 
 /** Ids of an asset's open orders in the committed database (ascending). */
-export async function bookOrderIds(db: Db, assetId: bigint): Promise<bigint[]> {
+export async function bookOrderIds(db: Pick<StateSource, 'keys'>, assetId: bigint): Promise<bigint[]> {
   const ids: bigint[] = [];
   for await (const k of db.keys(keysStartingWith(bookKey(assetId, 0n).subarray(0, 9)))) ids.push(readU64(k, 9));
   return ids;

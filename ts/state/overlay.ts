@@ -2,20 +2,18 @@
 // first write of a key records its previous value, which makes the block's undo record
 // (consensus.md §9.4) generic: rollback restores exactly the keys the block changed. Its reads are
 // synchronous (ledger.ts dbReader says why).
-import type { BatchOp, Db } from '../store/database.js';
+import type { BatchOp, KeySource } from '../store/database.js';
+import { bytesKey } from '../core/hex.js';
 import { Reader, Writer } from '../core/bytes.js';
-
-/** A key as a Map key: one char per byte (half the time of hex, which a block pays ~3,000 times). */
-const mapKey = (key: Uint8Array): string => String.fromCharCode.apply(null, key as unknown as number[]);
 
 export class StateOverlay {
   private readonly writes = new Map<string, { key: Uint8Array; value: Uint8Array | null }>();
   private readonly before = new Map<string, { key: Uint8Array; value: Uint8Array | null }>();
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: KeySource) {}
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
-    const w = this.writes.get(mapKey(key));
+    const w = this.writes.get(bytesKey(key));
     if (w) return w.value ?? undefined;
     return this.db.getSync(key);
   }
@@ -29,7 +27,7 @@ export class StateOverlay {
    * unused transaction id): its undo is a delete, without reading the database first.
    */
   putNew(key: Uint8Array, value: Uint8Array): void {
-    const k = mapKey(key);
+    const k = bytesKey(key);
     if (!this.before.has(k)) this.before.set(k, { key, value: null });
     this.writes.set(k, { key, value });
   }
@@ -40,7 +38,7 @@ export class StateOverlay {
 
   /** Records the key's committed value on its first write; returns its map key. */
   private remember(key: Uint8Array): string {
-    const k = mapKey(key);
+    const k = bytesKey(key);
     if (!this.before.has(k)) this.before.set(k, { key, value: this.db.getSync(key) ?? null });
     return k;
   }

@@ -1,7 +1,7 @@
 // The transaction-id cache (consensus.md §7.6) lives in the database under 'n', keyed by
 // (pinHeight, accountId, nonceId), so it is written and undone with its block.
 import type { TransactionId } from '../core/transaction.js';
-import type { Db } from '../store/database.js';
+import type { Db, StateSource } from '../store/database.js';
 import { PREFIX, prefixRange, readU32, readU64, txIdKey, u32Value } from '../store/keys.js';
 import type { KeyReader, KeyWriter } from './ledger.js';
 
@@ -15,7 +15,7 @@ export function addTxId(s: KeyWriter, id: TransactionId, height: number): void {
 }
 
 /** Deletes (through `s`) every committed id with pinHeight < `below`. */
-export async function pruneTxIds(db: Db, s: KeyWriter, below: number): Promise<void> {
+export async function pruneTxIds(db: Pick<StateSource, 'keys'>, s: KeyWriter, below: number): Promise<void> {
   const { gte } = prefixRange(PREFIX.txId);
   for await (const key of db.keys({ gte, lt: txIdKey(below, 0n, 0) })) await s.del(key);
 }

@@ -10,6 +10,25 @@ import { HEAD_MARKER_FILE } from './head_marker.js';
 
 export type Db = ClassicLevel<Uint8Array, Uint8Array>;
 
+/** Keys read one at a time, synchronously (the database, or it with writes not yet made: WriteGroup). */
+export interface KeySource {
+  getSync(key: Uint8Array): Uint8Array | undefined;
+}
+
+/** A key range of an iteration. */
+export interface KeyRange {
+  gte?: Uint8Array;
+  gt?: Uint8Array;
+  lt?: Uint8Array;
+  lte?: Uint8Array;
+}
+
+/** What block application reads: single keys and key ranges. */
+export interface StateSource extends KeySource {
+  keys(range: KeyRange): AsyncIterable<Uint8Array>;
+  getMany(keys: Uint8Array[]): Promise<(Uint8Array | undefined)[]>;
+}
+
 /** One write of an atomic batch (`db.batch`). */
 export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
