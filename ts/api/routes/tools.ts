@@ -1,10 +1,10 @@
 // /tools/* and /transaction/minfee (http-api.md "Tools"; http-api-details.md §4.5, §6.5, §9.4–§9.8).
 import { COIN_DECIMALS, parseUnits } from '../../core/amount.js';
 import { fail, quoted } from '../../core/errors.js';
-import { addressFromPublicKey, formatAddress } from '../../core/address.js';
+import { formatAddress } from '../../core/address.js';
 import { fromHexExact, toHex } from '../../core/hex.js';
-import { createHash, randomFillSync } from 'node:crypto';
-import { sha256 } from '../../kernel/hash.js';
+import { randomFillSync } from 'node:crypto';
+import { signerAddress } from '../../mempool/signer.js';
 import { publicKeyKernel } from '../../kernel/secp256k1.js';
 import { fee16Decode } from '../../kernel/fee16.js';
 import { parsePrice, priceView } from '../../kernel/price.js';
@@ -39,27 +39,12 @@ function newKeyPair(): { sk: Uint8Array; pub: Uint8Array } {
   }
 }
 
-/** Whether the system's crypto has RIPEMD160 (OpenSSL 3 may leave it to the legacy provider). */
-const systemRipemd160 = (() => {
-  try {
-    createHash('ripemd160');
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** The account address of a public key (addressFromPublicKey), with the system's RIPEMD160 where it has one: a third of the JS one's time. */
-function addressOfKey(pub: Uint8Array): Uint8Array {
-  return systemRipemd160 ? new Uint8Array(createHash('ripemd160').update(sha256(pub)).digest()) : addressFromPublicKey(pub);
-}
-
 /**
  * The answer for a key pair. The public key comes from the kernel's sk·G (its fixed-base tables:
  * an order of magnitude faster than the JS one), which also refuses keys outside 1 ≤ key < n.
  */
 function wallet(sk: Uint8Array, pub: Uint8Array) {
-  return { address: formatAddress(addressOfKey(pub)), privKey: toHex(sk), pubKey: toHex(pub) };
+  return { address: formatAddress(signerAddress(pub)), privKey: toHex(sk), pubKey: toHex(pub) };
 }
 
 const MAX_ASSET_DECIMALS = 18;
