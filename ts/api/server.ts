@@ -218,20 +218,20 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
         // Answers kept as written bytes (answer_cache.ts): immutable ones under their own key (a
         // block by its hash), the others under the chain state (and mempool version) they were
         // computed on — also those an immutable key declined or the handler marked uncacheable.
-        // An answer its own key names is looked up under that key only: on a miss it is built and
-        // kept there (not served from the state's key, which would be looked up every time after).
         const own = cacheable && read.answerKey && Object.keys(query).length === 0 ? await read.answerKey(req) : null;
-        const stateKey = () =>
+        const state =
           cacheable && read.dependsOn ? stateAnswerKey(ctx.url, view, read.dependsOn === 'chain+mempool' ? readServices.mempool.version : null) : null;
-        const key = own ?? stateKey();
-        const kept = key ? answers.get(key, number) : undefined;
-        if (kept !== undefined) {
-          ctx.status = 200;
-          ctx.type = 'application/json; charset=utf-8';
-          ctx.body = kept;
-          return;
+        // Under its own key first, then under the state's: the handler may decline the own key
+        // (uncacheable: a block with orders), and the answer is then kept per state.
+        for (const key of [own, state]) {
+          const kept = key ? answers.get(key, number) : undefined;
+          if (kept !== undefined) {
+            ctx.status = 200;
+            ctx.type = 'application/json; charset=utf-8';
+            ctx.body = kept;
+            return;
+          }
         }
-        const state = own ? stateKey() : key; // named before the handler runs: the mempool may move meanwhile
         const done = await run(ctx, async () => {
           if (rule.before) await rule.before({ params, view });
           return read.handler(req);
