@@ -57,6 +57,16 @@ export class Reader {
     return this.buf.slice(i, i + n);
   }
 
+  /**
+   * The next `n` bytes as a view of the buffer, not a copy: for fields read far more often than
+   * kept (a block's 65-byte signatures; a copy of more than 64 bytes is an allocation outside the
+   * V8 heap each).
+   */
+  view(n: number): Uint8Array {
+    const i = this.take(n);
+    return this.buf.subarray(i, i + n);
+  }
+
   /** Fails unless at least `n` bytes remain (used before allocating for a declared count). */
   need(n: number): void {
     if (n > this.remaining) fail('EINV_BODY', `declared ${n} bytes at offset ${this.pos}, have ${this.remaining}`);

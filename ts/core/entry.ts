@@ -105,7 +105,7 @@ export function readEntry<K extends EntryKind>(kind: K, r: Reader, a: Annotator)
     const pinNonce = a.mark('pinNonce', () => readPinNonce(r));
     const feeCode = a.mark('compactFee', () => r.u16());
     const fields = readFields(kind, r, a);
-    const signature = a.mark('signature', () => r.bytes(SIGNATURE_SIZE));
+    const signature = a.mark('signature', () => r.view(SIGNATURE_SIZE));
     if (!isCanonicalSignature(signature)) fail('ECORRUPTEDSIG', 'signature not parseable or high s');
     return { kind, originId, pinNonce, feeCode, ...fields, signature } as EntryOf<K>;
   });
