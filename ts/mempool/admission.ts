@@ -1,6 +1,7 @@
 // Admission of a signed transaction into the mempool (http-api-details.md §4.1 chain-server order;
 // exchange.md §12.3): pin window, signature (sender recovered), self-send, sender account, replay,
 // minimum fee, then the mempool's balance rules. Nothing changes unless every check passes.
+import { addressFromPublicKey } from '../core/address.js';
 import { fail } from '../core/errors.js';
 import { equalBytes } from '../core/hex.js';
 import { recoverPublicKey } from '../core/keys.js';
@@ -12,7 +13,6 @@ import { accountIdOf, balanceOf, type KeyReader } from '../state/ledger.js';
 import { hasTxId } from '../state/txids.js';
 import type { Mempool } from './mempool.js';
 import { reservations, type PendingTx } from './pending.js';
-import { signerAddress } from './signer.js';
 
 export type { SignedRequest } from '../core/signed_request.js';
 
@@ -59,7 +59,7 @@ export async function admit(
   const pinHash = chain.hashAt(req.pinHeight);
   const hash = txHash({ pinHash, pinHeight: req.pinHeight, nonceId: req.nonceId, feeE8: req.feeE8 }, p);
   const pub = recoverPublicKey(hash, req.signature) ?? fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
-  const originAddress = signerAddress(pub);
+  const originAddress = addressFromPublicKey(pub);
   if ('toAddress' in p && equalBytes(p.toAddress, originAddress)) fail('ESELFSEND');
   const originId = (await accountIdOf(state, originAddress)) ?? fail('EADDRNOTFOUND', 'the signer has no account on chain');
   let assetId: bigint | undefined;

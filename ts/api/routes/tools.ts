@@ -1,10 +1,9 @@
 // /tools/* and /transaction/minfee (http-api.md "Tools"; http-api-details.md §4.5, §6.5, §9.4–§9.8).
 import { COIN_DECIMALS, parseUnits } from '../../core/amount.js';
 import { fail, quoted } from '../../core/errors.js';
-import { formatAddress } from '../../core/address.js';
+import { addressFromPublicKey, formatAddress } from '../../core/address.js';
 import { fromHexExact, toHex } from '../../core/hex.js';
 import { randomFillSync } from 'node:crypto';
-import { signerAddress } from '../../mempool/signer.js';
 import { publicKeyKernel } from '../../kernel/secp256k1.js';
 import { fee16Decode } from '../../kernel/fee16.js';
 import { parsePrice, priceView } from '../../kernel/price.js';
@@ -44,7 +43,7 @@ function newKeyPair(): { sk: Uint8Array; pub: Uint8Array } {
  * an order of magnitude faster than the JS one), which also refuses keys outside 1 ≤ key < n.
  */
 function wallet(sk: Uint8Array, pub: Uint8Array) {
-  return { address: formatAddress(signerAddress(pub)), privKey: toHex(sk), pubKey: toHex(pub) };
+  return { address: formatAddress(addressFromPublicKey(pub)), privKey: toHex(sk), pubKey: toHex(pub) };
 }
 
 const MAX_ASSET_DECIMALS = 18;
