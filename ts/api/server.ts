@@ -18,7 +18,7 @@ import { CONTRACT, GENERATIONS, servedRoutes } from './generations/index.js';
 import { readJson, writeJson } from './json.js';
 import { isStoreDamage } from '../chain/store_damage.js';
 import { ReadGate } from './read_gate.js';
-import { AnswerCache, stateAnswerKey } from './answer_cache.js';
+import { AnswerCache, stateAnswerKey, type AnswerKey } from './answer_cache.js';
 import type { ReadRequest, Route } from './route.js';
 import type { ReadView } from '../chain/read_view.js';
 import type { NodeServices } from './services.js';
@@ -219,19 +219,20 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
         // block by its hash), the others under the chain state (and mempool version) they were
         // computed on — also those an immutable key declined or the handler marked uncacheable.
         const own = cacheable && read.answerKey && Object.keys(query).length === 0 ? await read.answerKey(req) : null;
+        // Under its own key first, then under the state's (named only then): the handler may
+        // decline the own key (uncacheable: a block with orders), and the answer is then kept per state.
+        const served = (key: AnswerKey | null): boolean => {
+          const kept = key ? answers.get(key, number) : undefined;
+          if (kept === undefined) return false;
+          ctx.status = 200;
+          ctx.type = 'application/json; charset=utf-8';
+          ctx.body = kept;
+          return true;
+        };
+        if (served(own)) return;
         const state =
           cacheable && read.dependsOn ? stateAnswerKey(ctx.url, view, read.dependsOn === 'chain+mempool' ? readServices.mempool.version : null) : null;
-        // Under its own key first, then under the state's: the handler may decline the own key
-        // (uncacheable: a block with orders), and the answer is then kept per state.
-        for (const key of [own, state]) {
-          const kept = key ? answers.get(key, number) : undefined;
-          if (kept !== undefined) {
-            ctx.status = 200;
-            ctx.type = 'application/json; charset=utf-8';
-            ctx.body = kept;
-            return;
-          }
-        }
+        if (served(state)) return;
         const done = await run(ctx, async () => {
           if (rule.before) await rule.before({ params, view });
           return read.handler(req);

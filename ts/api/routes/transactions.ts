@@ -3,9 +3,11 @@
 // (http-api.md "Transactions and mempool"; http-api-details.md §4).
 import { fail } from '../../core/errors.js';
 import { fromHexExact, toHex } from '../../core/hex.js';
-import { transactionByHash, transactionIdByHash } from '../../state/history_query.js';
+import { transactionByHash, transactionIdByHash, type MinedTransaction } from '../../state/history_query.js';
 import { Lru } from '../../core/lru.js';
 import type { ReadView } from '../../chain/read_view.js';
+import type { AnswerKey } from '../answer_cache.js';
+import type { ReadRequest } from '../route.js';
 import { dbReader } from '../../state/ledger.js';
 import { route } from '../route.js';
 import { accountParam, resolveAccount, u64Param } from '../params.js';
@@ -45,6 +47,15 @@ function minedLookupsOf(node: { mempool: object }): Lru<string, MinedLookup | nu
   if (!m) minedLookups.set(node.mempool, (m = new Lru(MINED_LOOKUPS)));
   return m;
 }
+
+/** The key of a mined transaction's answer: per block, or per chain state for a limitSwap. */
+function minedKey(txid: string, m: MinedLookup, c: ReadView): AnswerKey {
+  if (m.kind === 'limitSwap') return { key: `lookup ${txid} ${m.id} state ${m.checkedOn}` };
+  return { key: `lookup ${txid} ${m.id} ${m.blockHash}`, confirmations: c.length - m.height + 1 };
+}
+
+/** The entry a request's answer key read, for its handler. */
+const loaded = new WeakMap<ReadRequest, MinedTransaction>();
 
 /** A number per read view (one chain state), without keeping the view. */
 const stamps = new WeakMap<ReadView, number>();
@@ -145,38 +156,45 @@ export const transactionRoutes = [
     // A mined transaction's answer is kept as written bytes per block (its confirmations written per
     // request), a limitSwap's per chain state (its `processed.remaining` moves with later blocks), so
     // neither is built again when the mempool moves; a pending one's per chain state and mempool
-    // version (dependsOn). The key reads nothing but memory (minedLookups) once the tx-hash index
-    // has been read on the request's chain state.
-    answerKey: async ({ params, node, view: c }) => {
+    // version (dependsOn). Once the tx-hash index has been read on the request's chain state, the
+    // key reads nothing but memory (minedLookups).
+    answerKey: (req) => {
+      const { params, node, view: c } = req;
       const hash = fromHexExact(params.txid, 32);
       if (!hash || node.mempool.pool.byTxHash(hash)) return null;
       const lookups = minedLookupsOf(node);
       const m = lookups.get(params.txid);
-      if (!m) return null; // built by the handler, which notes where it found it
       const stamp = stampOf(c);
-      if (m.checkedOn !== stamp) {
-        // Another chain state: the index may name another entry (the block rolled back, or a later
-        // block with a transaction of the same hash), or the block may be gone.
+      if (m && m.checkedOn === stamp) return minedKey(params.txid, m, c);
+      return (async () => {
+        // Not checked on this chain state: the index may name another entry (the block rolled back,
+        // or a later block with a transaction of the same hash), or the block may be gone.
         const id = await transactionIdByHash(c.db, hash);
-        if (id !== m.id || m.height > c.length || toHex(c.hashAt(m.height)) !== m.blockHash) {
-          lookups.set(params.txid, null);
-          return null;
+        let found = m && m.id === id && m.height <= c.length && toHex(c.hashAt(m.height)) === m.blockHash ? m : null;
+        if (!found && id !== null) {
+          // First asked on this state: the entry is read here, and handed to the handler (loaded).
+          const tx = await transactionByHash(c.db, hash);
+          if (tx && tx.height <= c.length) {
+            loaded.set(req, tx);
+            found = { id: tx.id, height: tx.height, blockHash: toHex(c.hashAt(tx.height)), kind: tx.kind, checkedOn: stamp };
+          }
         }
-        m.checkedOn = stamp;
-      }
-      if (m.kind === 'limitSwap') return { key: `lookup ${params.txid} ${m.id} state ${stamp}` };
-      return { key: `lookup ${params.txid} ${m.id} ${m.blockHash}`, confirmations: c.length - m.height + 1 };
+        lookups.set(params.txid, found);
+        if (!found) return null;
+        found.checkedOn = stamp;
+        return minedKey(params.txid, found, c);
+      })();
     },
-    handler: async ({ params, node, view: c }) => {
+    handler: async (req) => {
+      const { params, node, view: c } = req;
       const hash = fromHexExact(params.txid, 32) ?? fail('EINV_HEX', 'a transaction hash is 64 hex chars');
       const pending = node.mempool.pool.byTxHash(hash);
       if (pending) {
         const [asset] = await pendingAssets(dbReader(c.db), [pending]);
         return { confirmations: 0, mined: null, ...pendingLookupView(pending, asset) };
       }
-      const tx = await transactionByHash(c.db, hash);
+      const tx = loaded.get(req) ?? (await transactionByHash(c.db, hash));
       if (!tx || tx.height > c.length) fail('ENOTFOUND', 'no pending or mined transaction has this hash');
-      minedLookupsOf(node).set(params.txid, { id: tx!.id, height: tx!.height, blockHash: toHex(c.hashAt(tx!.height)), kind: tx!.kind, checkedOn: stampOf(c) });
       return {
         confirmations: c.length - tx!.height + 1,
         mined: { historyId: tx!.id, block: { height: tx!.height, hash: toHex(c.hashAt(tx!.height)), timestamp: c.timestampAt(tx!.height) } },
