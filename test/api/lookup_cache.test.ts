@@ -4,32 +4,22 @@
 // after the block is rolled back (the transaction pending again) and mined in another block.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
-import { fromHex, toHex } from '../../ts/core/hex.js';
-import { signDigest } from '../../ts/core/keys.js';
-import { txHash } from '../../ts/core/transaction.js';
+import { fromHex } from '../../ts/core/hex.js';
 import { removeDir, startNode, type TestNode } from '../helpers/node.js';
-import { TestWallet } from '../helpers/wallet.js';
+import { TestWallet, requestJson, signRequest } from '../helpers/wallet.js';
 
 await initKernel();
 
 const A = TestWallet.fromSeed(51);
 const B = TestWallet.fromSeed(52);
 const M = TestWallet.fromSeed(53);
-const FEE = 1_000_448n;
+const FEE_CODE = 0x4fa2; // 0.01000448 coin, the default minimum
 let node: TestNode;
 let genesis: Uint8Array;
 
+/** A signed transfer from A (pinned to the genesis, the default minimum fee), as POST /transaction/add takes it. */
 function transferJson(nonceId: number, amount: bigint) {
-  const hash = txHash({ pinHash: genesis, pinHeight: 0, nonceId, feeE8: FEE }, { type: 'coinTransfer', toAddress: B.address, amount });
-  return {
-    type: 'coinTransfer',
-    pinHeight: 0,
-    nonceId,
-    feeE8: Number(FEE),
-    toAddr: B.addressText,
-    coinE8: Number(amount),
-    signature65: toHex(signDigest(hash, A.sk)),
-  };
+  return requestJson(signRequest(A.sk, { type: 'coinTransfer', toAddress: B.address, amount }, { pinHeight: 0, pinHash: genesis, nonceId, feeCode: FEE_CODE }));
 }
 
 async function add(nonceId: number, amount = 1000n): Promise<string> {

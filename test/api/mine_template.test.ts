@@ -9,17 +9,16 @@ import { fromHex, toHex } from '../../ts/core/hex.js';
 import { parseHeader } from '../../ts/core/header.js';
 import { bodyMerkleRoot, parseBody } from '../../ts/core/body.js';
 import { REGTEST, powVersionAt } from '../../ts/consensus/params.js';
-import { signDigest } from '../../ts/core/keys.js';
-import { txHash } from '../../ts/core/transaction.js';
 import { removeDir, startNode, type TestNode } from '../helpers/node.js';
-import { TestWallet } from '../helpers/wallet.js';
+import { TestWallet, requestJson, signRequest } from '../helpers/wallet.js';
 
 await initKernel();
 
 const A = TestWallet.fromSeed(41); // an account (fakemined to)
 const B = TestWallet.fromSeed(42); // never an account: its template names it as a new address
 const C = TestWallet.fromSeed(43); // an account, the recipient
-const FEE = 1_000_448n; // the default minimum
+const FEE_CODE = 0x4fa2;
+const FEE = 1_000_448n; // FEE_CODE's amount, the default minimum
 let node: TestNode;
 let genesis: Uint8Array;
 
@@ -52,17 +51,9 @@ async function tip() {
   return { ...head, timestamp: (await node.get(`/chain/block/${head.height}`)).body.data.header.time.timestamp as number };
 }
 
+/** A signed transfer from A (pinned to the genesis, the default minimum fee), as POST /transaction/add takes it. */
 function transferJson(nonceId: number, amount: bigint) {
-  const hash = txHash({ pinHash: genesis, pinHeight: 0, nonceId, feeE8: FEE }, { type: 'coinTransfer', toAddress: C.address, amount });
-  return {
-    type: 'coinTransfer',
-    pinHeight: 0,
-    nonceId,
-    feeE8: Number(FEE),
-    toAddr: C.addressText,
-    coinE8: Number(amount),
-    signature65: toHex(signDigest(hash, A.sk)),
-  };
+  return requestJson(signRequest(A.sk, { type: 'coinTransfer', toAddress: C.address, amount }, { pinHeight: 0, pinHash: genesis, nonceId, feeCode: FEE_CODE }));
 }
 
 beforeAll(async () => {

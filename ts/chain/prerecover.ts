@@ -2,10 +2,11 @@
 // thread, the signatures of blocks i+1 … i+AHEAD are recovered in worker threads (RecoverPool) and
 // handed to the verification path (consensus/signature.ts rememberRecovered) with the parsed entry
 // and the digest's inputs; it takes digest and key when the entry is applied with the same inputs,
-// else hashes and recovers as before. Only a hint: a block that
-// does not parse, an entry whose digest cannot be formed yet (an asset created by a block not yet
-// applied; accounts such blocks create are named by guessing their ids) or a failed pool leaves the
-// verification to recover on its own, with the same verdicts. Blocks with few signed entries are left alone (a worker round trip costs more).
+// else hashes and recovers as before. Only a hint: a block that does not parse, an entry whose
+// digest cannot be formed yet (an asset created by a block not yet applied; accounts such blocks
+// create are named by guessing their ids) or a failed pool leaves the verification to recover on
+// its own, with the same verdicts. Blocks with few signed entries are left alone (a worker round
+// trip costs more).
 import type { NetworkParams } from '../consensus/params.js';
 import { parseBlockBody } from '../consensus/block_check.js';
 import { rememberRecovered } from '../consensus/signature.js';
@@ -40,6 +41,8 @@ interface IdBase {
 export class Prerecovery {
   private submitted = 0;
   private readonly bodies: (Body | null)[] = [];
+  /** Hashes of the pinned blocks, each computed once (a block's entries mostly share a few pins). */
+  private readonly pins = new Map<number, Uint8Array>();
   private readonly done: Promise<void>[] = [];
   private readonly reader;
 
@@ -108,9 +111,6 @@ export class Prerecovery {
     }
     return undefined;
   }
-
-  /** Hashes of the pinned blocks, each computed once (a block's entries mostly share a few pins). */
-  private readonly pins = new Map<number, Uint8Array>();
 
   private pinHash(h: number): Uint8Array {
     let hash = this.pins.get(h);
