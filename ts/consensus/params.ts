@@ -1,6 +1,8 @@
 // Network parameters and the rules that depend only on height (consensus.md §1, §2.3, §2.4, §3.1,
 // §5.1, §5.7, §6.1). Testnet follows L where R and L differ (version 3 at heights 1–2, then 4;
-// Janus8 at every height). Regtest (ours) is testnet with a trivial minimum target.
+// Janus8 at every height). Regtest (ours) is testnet with a trivial minimum target. Regtest-mainnet
+// (ours) is mainnet as it runs today (mainnet.md: 0.8.20 above height 1,658,880) from height 1 with
+// a trivial minimum target: mainnet's activation heights are data (`eras`), moved to 1 there.
 import type { BodyLayout } from '../core/body.js';
 import { fromHex } from '../core/hex.js';
 import { PowVersion } from '../kernel/pow.js';
@@ -8,7 +10,7 @@ import { MAINNET_LEADER_KEYS, type SnapshotRules } from './signed_snapshot.js';
 
 export { PowVersion };
 
-export type NetworkName = 'mainnet' | 'testnet' | 'regtest';
+export type NetworkName = 'mainnet' | 'testnet' | 'regtest' | 'regtest-mainnet';
 
 export const BLOCK_TIME = 20;
 export const MEDIAN_N = 50;
@@ -49,10 +51,30 @@ export interface FrozenAccount {
   toHeight: number;
 }
 
+/** Mainnet's activation heights (§1), read where `testnetRules` is false. */
+export interface Eras {
+  /** Last height of TargetV1 and the original proof of work. */
+  lastTargetV1: number;
+  /** The PoW version up to each last height; Janus8 after the last. */
+  pow: readonly (readonly [lastHeight: number, version: PowVersion])[];
+  /** Last height of header version 2 (version 3 after it, 4 from tokenStart). */
+  lastHeaderV2: number;
+  newMerkleRoot: number;
+  newBlockStructure: number;
+  tokenStart: number;
+  /** Retargets that jump to a fixed target instead of scaling (§5.2: the TargetV2 switch). */
+  targetResets: readonly (readonly [height: number, target: number])[];
+}
+
 export interface NetworkParams extends SnapshotRules {
   name: NetworkName;
+  /** The handshake magic's word (p2p.md §1.4): `WORD GRUNT?` / `WORD GRUNT!`. */
+  magic: string;
+  /** A network of ours on one machine: no seeds, never "alone", fakemine does real cheap PoW. */
+  local: boolean;
   /** Testnet rule set (TargetV2 from height 1, V4 bodies and new merkle root everywhere, no snapshots). */
   testnetRules: boolean;
+  eras: Eras;
   genesisHash: Uint8Array;
   /** Target of block 1 (§5.1). */
   genesisTarget: number;
@@ -60,51 +82,6 @@ export interface NetworkParams extends SnapshotRules {
   minTargetV2(retargetHeight: number): number;
   zeroAmountForbiddenAfter: number;
   frozenAccount: FrozenAccount | null;
-}
-
-export const MAINNET: NetworkParams = {
-  name: 'mainnet',
-  testnetRules: false,
-  genesisHash: GENESIS_HASH,
-  genesisTarget: TARGET_V1_GENESIS,
-  minTargetV2: (r) => (r <= JANUS_V2 ? TARGET_V2_INITIAL : TARGET_V2_INITIAL_V2),
-  zeroAmountForbiddenAfter: ZERO_AMOUNT_FORBIDDEN_AFTER,
-  frozenAccount: { accountId: 1910n, fromHeight: 2_534_438, toHeight: 2_598_041 },
-  leaderKeys: MAINNET_LEADER_KEYS,
-  enforceSnapshots: true,
-};
-
-export const TESTNET: NetworkParams = {
-  name: 'testnet',
-  testnetRules: true,
-  genesisHash: GENESIS_HASH,
-  genesisTarget: TARGET_V2_TESTNET_GENESIS,
-  minTargetV2: () => TARGET_V2_TESTNET_GENESIS,
-  zeroAmountForbiddenAfter: ZERO_AMOUNT_FORBIDDEN_AFTER, // §5.7 names no testnet difference
-  frozenAccount: null,
-  leaderKeys: MAINNET_LEADER_KEYS, // snapshots are still verified, but bind nothing (§5.7)
-  enforceSnapshots: false,
-};
-
-export const REGTEST: NetworkParams = {
-  ...TESTNET,
-  name: 'regtest',
-  genesisTarget: TARGET_V2_REGTEST_GENESIS,
-  minTargetV2: () => TARGET_V2_REGTEST_GENESIS,
-};
-
-export function networkParams(name: NetworkName): NetworkParams {
-  return name === 'mainnet' ? MAINNET : name === 'testnet' ? TESTNET : REGTEST;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rules by height
-
-export type TargetKind = 'V1' | 'V2';
-
-/** TargetV1 for mainnet heights ≤ 745,200, TargetV2 after and on testnet (§2.4). */
-export function targetKindAt(p: NetworkParams, h: number): TargetKind {
-  return !p.testnetRules && h <= JANUS_V1 ? 'V1' : 'V2';
 }
 
 const MAINNET_POW: [lastHeight: number, version: PowVersion][] = [
@@ -118,6 +95,95 @@ const MAINNET_POW: [lastHeight: number, version: PowVersion][] = [
   [JANUS_V8, PowVersion.Janus7],
 ];
 
+const MAINNET_ERAS: Eras = {
+  lastTargetV1: JANUS_V1,
+  pow: MAINNET_POW,
+  lastHeaderV2: JANUS_V8,
+  newMerkleRoot: NEW_MERKLE_ROOT,
+  newBlockStructure: NEW_BLOCK_STRUCTURE,
+  tokenStart: TOKEN_START,
+  targetResets: [
+    [JANUS_V1, TARGET_V2_INITIAL],
+    [JANUS_V2, TARGET_V2_INITIAL_V2],
+  ],
+};
+
+export const MAINNET: NetworkParams = {
+  name: 'mainnet',
+  magic: 'WARTHOG',
+  local: false,
+  testnetRules: false,
+  eras: MAINNET_ERAS,
+  genesisHash: GENESIS_HASH,
+  genesisTarget: TARGET_V1_GENESIS,
+  minTargetV2: (r) => (r <= JANUS_V2 ? TARGET_V2_INITIAL : TARGET_V2_INITIAL_V2),
+  zeroAmountForbiddenAfter: ZERO_AMOUNT_FORBIDDEN_AFTER,
+  frozenAccount: { accountId: 1910n, fromHeight: 2_534_438, toHeight: 2_598_041 },
+  leaderKeys: MAINNET_LEADER_KEYS,
+  enforceSnapshots: true,
+};
+
+export const TESTNET: NetworkParams = {
+  name: 'testnet',
+  magic: 'TESTNET',
+  local: false,
+  testnetRules: true,
+  eras: MAINNET_ERAS, // not read under testnet rules
+  genesisHash: GENESIS_HASH,
+  genesisTarget: TARGET_V2_TESTNET_GENESIS,
+  minTargetV2: () => TARGET_V2_TESTNET_GENESIS,
+  zeroAmountForbiddenAfter: ZERO_AMOUNT_FORBIDDEN_AFTER, // §5.7 names no testnet difference
+  frozenAccount: null,
+  leaderKeys: MAINNET_LEADER_KEYS, // snapshots are still verified, but bind nothing (§5.7)
+  enforceSnapshots: false,
+};
+
+export const REGTEST: NetworkParams = {
+  ...TESTNET,
+  name: 'regtest',
+  magic: 'REGTEST',
+  local: true,
+  genesisTarget: TARGET_V2_REGTEST_GENESIS,
+  minTargetV2: () => TARGET_V2_REGTEST_GENESIS,
+};
+
+/**
+ * Mainnet's rules of today from height 1: header version 3, Janus8, V2 bodies with the new merkle
+ * root, TargetV2 (mainnet's retarget grid), mainnet's rewards, zero-amount and freeze heights and
+ * snapshot keys (the harness patch of 0.8.20 leaves those heights as they are, so do we); its own
+ * magic and a trivial minimum target, no checkpoint (checkpoint.ts names mainnet's only).
+ */
+export const REGTEST_MAINNET: NetworkParams = {
+  ...MAINNET,
+  name: 'regtest-mainnet',
+  magic: 'REGMAIN',
+  local: true,
+  eras: { lastTargetV1: 0, pow: [], lastHeaderV2: 0, newMerkleRoot: 1, newBlockStructure: 1, tokenStart: TOKEN_START, targetResets: [] },
+  genesisTarget: TARGET_V2_REGTEST_GENESIS,
+  minTargetV2: () => TARGET_V2_REGTEST_GENESIS,
+};
+
+const NETWORKS: Record<NetworkName, NetworkParams> = {
+  mainnet: MAINNET,
+  testnet: TESTNET,
+  regtest: REGTEST,
+  'regtest-mainnet': REGTEST_MAINNET,
+};
+
+export function networkParams(name: NetworkName): NetworkParams {
+  return NETWORKS[name];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules by height
+
+export type TargetKind = 'V1' | 'V2';
+
+/** TargetV1 for mainnet heights ≤ 745,200, TargetV2 after and on testnet (§2.4). */
+export function targetKindAt(p: NetworkParams, h: number): TargetKind {
+  return !p.testnetRules && h <= p.eras.lastTargetV1 ? 'V1' : 'V2';
+}
+
 /**
  * The PoW version of block h (§3.1 table). Testnet and regtest: Janus7 at heights 1–2, Janus8
  * after, as the recorded L build does (consensus.md note at the top: it confirms §5.7's testnet
@@ -125,16 +191,16 @@ const MAINNET_POW: [lastHeight: number, version: PowVersion][] = [
  */
 export function powVersionAt(p: NetworkParams, h: number): PowVersion {
   if (p.testnetRules) return h <= 2 ? PowVersion.Janus7 : PowVersion.Janus8;
-  for (const [last, v] of MAINNET_POW) if (h <= last) return v;
+  for (const [last, v] of p.eras.pow) if (h <= last) return v;
   return PowVersion.Janus8;
 }
 
 /** The header version block h must carry, or null where it is not checked (§2.3; testnet per L). */
 export function requiredHeaderVersion(p: NetworkParams, h: number): number | null {
   if (p.testnetRules) return h <= 2 ? 3 : 4;
-  if (h <= JANUS_V1) return null;
-  if (h <= JANUS_V8) return 2;
-  return h < TOKEN_START ? 3 : 4;
+  if (h <= p.eras.lastTargetV1) return null;
+  if (h <= p.eras.lastHeaderV2) return 2;
+  return h < p.eras.tokenStart ? 3 : 4;
 }
 
 /**
@@ -144,13 +210,13 @@ export function requiredHeaderVersion(p: NetworkParams, h: number): number | nul
  */
 export function bodyLayoutAt(p: NetworkParams, h: number, version: number): BodyLayout {
   if (p.testnetRules) return 'V4';
-  if (h < NEW_BLOCK_STRUCTURE) return 'V1';
+  if (h < p.eras.newBlockStructure) return 'V1';
   return version >= 4 ? 'V4' : 'V2';
 }
 
 /** New merkle root type for mainnet heights ≥ 900,000 and on testnet (§6.7). */
 export function merkleNewTypeAt(p: NetworkParams, h: number): boolean {
-  return p.testnetRules || h >= NEW_MERKLE_ROOT;
+  return p.testnetRules || h >= p.eras.newMerkleRoot;
 }
 
 /** Whether block h may carry token-era sections (header version ≥ 4). */

@@ -1,17 +1,6 @@
 // Retargeting (consensus.md §5.2): every 720 blocks below height 1,296,000, every 8,640 from there
 // on; each step scales the target by actual/expected time, at most a factor 2.
-import {
-  BLOCK_TIME,
-  JANUS_V1,
-  JANUS_V2,
-  TARGET_V1_GENESIS,
-  TARGET_V1_HARDEST,
-  TARGET_V2_INITIAL,
-  TARGET_V2_INITIAL_V2,
-  TARGET_V2_MAX,
-  targetKindAt,
-  type NetworkParams,
-} from './params.js';
+import { BLOCK_TIME, TARGET_V1_GENESIS, TARGET_V1_HARDEST, TARGET_V2_MAX, targetKindAt, type NetworkParams } from './params.js';
 import { decodeTarget, encodeTarget, mantissaMax, type Target } from './target.js';
 
 export const RETARGET_SHORT = 720;
@@ -70,10 +59,7 @@ function bound(p: NetworkParams, kind: Target['kind'], retargetHeight: number, z
 export function nextTarget(p: NetworkParams, h: number, targetOfH: number, timestampAt: (height: number) => number): number {
   if (h === 0) return p.genesisTarget;
   if (!isRetargetHeight(h) || h === 1) return targetOfH;
-  if (!p.testnetRules) {
-    if (h === JANUS_V1) return TARGET_V2_INITIAL; // switch to TargetV2
-    if (h === JANUS_V2) return TARGET_V2_INITIAL_V2;
-  }
+  if (!p.testnetRules) for (const [height, target] of p.eras.targetResets) if (h === height) return target;
   const last = retargetFloor(h - 1);
   const actual = timestampAt(h) - timestampAt(last);
   const expected = BLOCK_TIME * (h - last);

@@ -3,6 +3,7 @@
 // minimum fee, then the mempool's balance rules. Nothing changes unless every check passes.
 import { addressFromPublicKey } from '../core/address.js';
 import { fail } from '../core/errors.js';
+import { requiredHeaderVersion, tokenFeaturesAllowed, type NetworkParams } from '../consensus/params.js';
 import { equalBytes } from '../core/hex.js';
 import { recoverPublicKey } from '../core/keys.js';
 import { isMempoolPinHeight } from '../core/pin.js';
@@ -18,6 +19,7 @@ export type { SignedRequest } from '../core/signed_request.js';
 
 export interface ChainTip {
   readonly length: number;
+  readonly params: NetworkParams;
   hashAt(height: number): Uint8Array;
 }
 
@@ -46,6 +48,9 @@ export async function admit(
   if (!isMempoolPinHeight(chain.length, req.pinHeight))
     fail('EPINHEIGHT', `pinHeight ${req.pinHeight} is outside the window of a chain of ${chain.length} blocks`);
   const p = req.payload;
+  // Until the token era (mainnet, regtest-mainnet) a block carries coin transfers only (§6.1).
+  const version = requiredHeaderVersion(chain.params, chain.length + 1) ?? 1;
+  if (p.type !== 'coinTransfer' && !tokenFeaturesAllowed(version)) fail('EBLOCKV4', `a block at height ${chain.length + 1} carries coin transfers only`);
   // Body-level rules a block would enforce (exchange.md §2.1, §3.2, §5.1, §5.4, §6.3, §6.4).
   if ((p.type === 'tokenTransfer' || p.type === 'limitSwap') && p.amount === 0n) fail('EZEROAMOUNT');
   if (p.type === 'liquidityWithdrawal' && p.shares === 0n) fail('EZEROAMOUNT');

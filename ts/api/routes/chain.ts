@@ -6,7 +6,7 @@ import { fail, quoted } from '../../core/errors.js';
 import { formatAddress, parseAddress } from '../../core/address.js';
 import { fromHex, fromHexExact, toHex } from '../../core/hex.js';
 import { gridHeights } from '../../consensus/checkpoint.js';
-import { NEW_BLOCK_STRUCTURE, powVersionAt } from '../../consensus/params.js';
+import { powVersionAt } from '../../consensus/params.js';
 import { powCheck } from '../../kernel/pow.js';
 import { buildTemplate, prepareTemplate, type PreparedTemplate } from '../../mining/template.js';
 import { hashrateAt } from '../../chain/hashrate.js';
@@ -67,8 +67,8 @@ async function fakemine(node: NodeServices, address: Uint8Array): Promise<null> 
   // Between changes, so that back-to-back fakemines build on each other's blocks: there the read
   // view is the chain as it is.
   const t = await node.chain.locked(() => node.chain.read((view) => buildTemplate(view, view.db, address, node.now(), node.mempool.pool.all())));
-  // On regtest the proof of work costs nothing: the block gets a real one, so that peers take it too.
-  if (node.config.network === 'regtest') {
+  // On our local networks the proof of work costs nothing: the block gets a real one, so that peers take it too.
+  if (node.chain.params.local) {
     const version = powVersionAt(node.chain.params, t.height),
       v = new DataView(t.header.buffer, t.header.byteOffset);
     for (let nonce = 0; nonce < REGTEST_POW_TRIES && !powCheck(t.header, version); nonce++) v.setUint32(76, nonce);
@@ -152,8 +152,8 @@ export const chainRoutes = [
       const { params, node, view } = req;
       const miner = addressParam(params.account);
       // Miners expect the V2 body layout; the reference offers no templates below it on mainnet.
-      if (view.params.name === 'mainnet' && view.length + 1 < NEW_BLOCK_STRUCTURE)
-        fail('ENOTSYNCED', `mainnet templates start at height ${NEW_BLOCK_STRUCTURE}`);
+      const { newBlockStructure } = view.params.eras;
+      if (!view.params.testnetRules && view.length + 1 < newBlockStructure) fail('ENOTSYNCED', `mainnet templates start at height ${newBlockStructure}`);
       const m = momentOf(req);
       const t = await (await preparedTemplate(node, view, miner)).forMiner(miner, m.now, view.db);
       return {
