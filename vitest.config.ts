@@ -6,5 +6,8 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Every node a test spawns inherits an empty seed list (config.ts WARTNODE_SEEDS): mainnet and
+    // testnet nodes dial their built-in seeds by default, and tests never dial a public address.
+    env: { WARTNODE_SEEDS: '' },
   },
 });

@@ -6,6 +6,7 @@ import { parseUnits, COIN_DECIMALS } from './core/amount.js';
 import { NODE_VERSION } from './version.js';
 import { parseEndpoint, type Endpoint } from './core/endpoint.js';
 import { UsageError, optionsHelp, parseOptions, type OptionSpec } from './cli/options.js';
+import type { SeedTable } from './p2p/seeds.js';
 
 export type Network = 'mainnet' | 'testnet' | 'regtest';
 
@@ -23,8 +24,13 @@ export interface Config {
   bind?: Endpoint;
   /** Peers to connect to (`--connect`), replacing the network's seed list (p2p.md §1.2). */
   connect?: Endpoint[];
-  /** `--seeds`: dial the network's built-in seed peers (p2p/seeds.ts); never without being asked. */
-  seeds?: boolean;
+  /** `--no-seeds`: do not dial the network's seed peers (p2p/seeds.ts), which mainnet and testnet dial by default. */
+  noSeeds?: boolean;
+  /**
+   * The seed table replacing the built-in one (p2p/seeds.ts SEEDS): the test hook
+   * `WARTNODE_SEEDS=IP:PORT,...` (empty: no seeds), so that test nodes dial only loopback listeners.
+   */
+  seedTable?: SeedTable;
   /** `--isolated`: no peer-to-peer connections at all. */
   isolated?: boolean;
   /** `--debug`: also log debug lines (refused and aborted HTTP requests). */
@@ -64,9 +70,10 @@ const OPTIONS: OptionSpec[] = [
   { name: 'bind', short: 'b', value: 'IP:PORT', help: 'P2P listen endpoint (default 0.0.0.0:9186, testnet :9286, regtest :9386)' },
   { name: 'connect', short: 'C', value: 'IP:PORT,...', help: 'peers to connect to (always retried); replaces the seed list' },
   {
-    name: 'seeds',
-    help: "dial the network's built-in seed peers (the reference's lists).\nWithout --seeds or --connect the node dials no one: it only\naccepts inbound peers",
+    name: 'no-seeds',
+    help: "do not dial the network's built-in seed peers (the reference's lists),\nwhich mainnet and testnet dial by default: only the --connect peers\nand inbound ones",
   },
+  { name: 'seeds', help: 'dial the seed peers: the default, kept for scripts that ask for it' },
   { name: 'isolated', help: 'no peer-to-peer connections in or out' },
   { name: 'ws-port', value: 'PORT', help: 'also accept peers (browser nodes) over WebSocket on PORT, all interfaces' },
   { name: 'ws-bind-localhost', help: 'the WebSocket listener binds 127.0.0.1 only' },
@@ -107,7 +114,13 @@ Usage: wartnode [options]
 ${optionsHelp(OPTIONS, '=')}
 `;
 
-export function parseArgs(argv: string[], env: { HOME?: string } = { HOME: homedir() }): ParseResult {
+/** What the command line reads from the environment; `WARTNODE_SEEDS` is a test hook (Config.seedTable). */
+export interface ConfigEnv {
+  HOME?: string;
+  WARTNODE_SEEDS?: string;
+}
+
+export function parseArgs(argv: string[], env: ConfigEnv = { HOME: homedir(), WARTNODE_SEEDS: process.env.WARTNODE_SEEDS }): ParseResult {
   try {
     return read(parseOptions(argv, OPTIONS, { words: false }).values, env);
   } catch (e) {
@@ -127,7 +140,7 @@ function usage(message: string): never {
   throw new UsageError(message);
 }
 
-function read(given: Map<string, string | true>, env: { HOME?: string }): ParseResult {
+function read(given: Map<string, string | true>, env: ConfigEnv): ParseResult {
   if (given.has('help')) return { kind: 'help', text: HELP };
   if (given.has('version')) return { kind: 'version', text: `wartnode ${NODE_VERSION}` };
   if (given.has('testnet') && given.has('regtest')) usage('--testnet and --regtest exclude each other');
@@ -173,13 +186,23 @@ function read(given: Map<string, string | true>, env: { HOME?: string }): ParseR
   const stratum = endpointOption(given, 'stratum');
   if (stratum) config.stratum = stratum;
   if (given.has('isolated')) config.isolated = true;
-  if (given.has('seeds')) config.seeds = true;
+  if (given.has('seeds') && given.has('no-seeds')) usage('--seeds and --no-seeds exclude each other');
+  if (given.has('no-seeds')) config.noSeeds = true;
+  if (env.WARTNODE_SEEDS !== undefined) config.seedTable = { [network]: seedList(env.WARTNODE_SEEDS) };
   if (given.has('ban-loopback')) config.banLoopback = true;
   if (given.has('reindex')) config.reindex = true;
   if (given.has('debug')) config.debug = true;
   const ws = wsOptions(given);
   if (ws) config.ws = ws;
   return { kind: 'run', config };
+}
+
+/** `WARTNODE_SEEDS`: IP:PORT entries separated by commas or spaces; empty: none. */
+function seedList(text: string): Endpoint[] {
+  const words = text.split(/[\s,]+/).filter((t) => t !== '');
+  const list = words.map((t) => parseEndpoint(t));
+  if (list.some((e) => !e)) usage(`bad WARTNODE_SEEDS '${text}' (expected IP:PORT,...)`);
+  return list as Endpoint[];
 }
 
 /** `--ws-port` and its companions. */

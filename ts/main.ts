@@ -25,7 +25,7 @@ import { networkParams } from './consensus/params.js';
 import { toHex } from './core/hex.js';
 import { NODE_VERSION, COMMIT } from './version.js';
 import { P2PNode } from './p2p/service.js';
-import { dialPlanLine, pinnedPeers } from './p2p/seeds.js';
+import { SEEDS, dialPlanLine, pinnedPeers } from './p2p/seeds.js';
 
 // Installed first, so a signal that arrives during start-up still shuts down cleanly.
 const shutdownRequested = new Promise<string>((resolve) => {
@@ -201,11 +201,14 @@ async function main(): Promise<number> {
     log.info('Isolated: no peer-to-peer connections');
   } else {
     const bind = p2pBind(config);
+    // The network's seeds unless --connect replaces them or --no-seeds turns them off; tests give their own table.
+    const seeds = !config.noSeeds;
+    const table = config.seedTable ?? SEEDS;
     try {
       const started = await P2PNode.start({
         network: config.network,
         bind,
-        connect: pinnedPeers(config.network, config.connect, !!config.seeds),
+        connect: pinnedPeers(config.network, config.connect, seeds, table),
         chain,
         mempool: node.mempool,
         log,
@@ -220,7 +223,7 @@ async function main(): Promise<number> {
     }
     streams.attachPeers(p2p.manager);
     log.info(`P2P endpoint is ${formatEndpoint({ host: bind.host, port: p2p.endpoint!.port })}.`);
-    log.info(dialPlanLine(config.network, config.connect, !!config.seeds));
+    log.info(dialPlanLine(config.network, config.connect, seeds, table, config.seedTable ? 'WARTNODE_SEEDS' : 'built-in'));
     if (p2p.ws) log.info(`WebSocket P2P endpoint is ${config.ws!.tls ? 'wss' : 'ws'}://${config.ws!.host}:${p2p.ws.port}.`);
   }
 

@@ -87,17 +87,32 @@ export function checkReply(method: string, path: string, reply: Reply, api: ApiN
 const apiOf = (args: string[]): ApiName => (args.find((a) => a.startsWith('--api='))?.slice(6) as ApiName | undefined) ?? 'contract';
 
 /**
- * Starts a node. Without `--bind`, `--connect` or `--isolated` in `args` it runs `--isolated`, so
- * parallel tests neither compete for the P2P port nor dial seed peers.
+ * `list` (`IP:PORT,...`) when it names loopback addresses only; throws otherwise. Test nodes dial
+ * nothing else: their `--connect` peers and their seed list (`WARTNODE_SEEDS`, config.ts) pass here.
  */
-export async function startNode(args: string[] = ['--regtest'], dataDir?: string): Promise<TestNode> {
+export function loopbackOnly(list: string): string {
+  const bad = list.split(/[\s,]+/).filter((e) => e !== '' && !/^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+$/.test(e));
+  if (bad.length) throw new Error(`test nodes dial loopback addresses only, not ${bad.join(', ')}`);
+  return list;
+}
+
+/**
+ * Starts a node. Without `--bind`, `--connect` or `--isolated` in `args` it runs `--isolated`, so
+ * parallel tests neither compete for the P2P port nor dial seed peers. Its seed list is empty,
+ * or `seeds` (loopback `IP:PORT,...`): a mainnet or testnet test node dials no public address
+ * even without `--no-seeds`.
+ */
+export async function startNode(args: string[] = ['--regtest'], dataDir?: string, seeds = ''): Promise<TestNode> {
+  // Mainnet and testnet nodes dial their seeds by default: a test node's list is empty or the test's loopback listeners.
+  const env = { ...process.env, WARTNODE_SEEDS: loopbackOnly(seeds) };
+  for (const a of args) if (/^(--connect=|-C)/.test(a)) loopbackOnly(a.replace(/^(--connect=|-C=?)/, ''));
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'wartnode-test-')));
   const api = apiOf(args);
   const withPeers = args.some((a) => /^(--bind|--connect|--isolated|-b|-C)/.test(a)) && !args.includes('--isolated');
   if (!args.some((a) => /^(--bind|--connect|--isolated|-b|-C)/.test(a))) args = [...args, '--isolated'];
   // A free port unless the test names one (`--rpc=…`).
   const rpc = args.some((a) => a.startsWith('--rpc=')) ? [] : ['--rpc=127.0.0.1:0'];
-  const proc = spawn(process.execPath, [BIN, ...rpc, `--datadir=${dir}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [BIN, ...rpc, `--datadir=${dir}`, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => {
     out += d;

@@ -1,7 +1,9 @@
 // The reference's built-in seed peers (p2p.md §1.2: the 0.10 list; mainnet.md §6: the 0.8.20 list
 // mainnet runs today), as data. Mainnet takes the union of both, so a node finds peers of either
-// generation. Dialled only when the user asks (`--seeds`): a node of ours never sends traffic off
-// the machine on its own. `--connect` replaces the list, as in the reference.
+// generation. A mainnet or testnet node dials its network's list by default, as the reference and
+// Bitcoin Core do; `--connect` replaces the list, `--no-seeds` and `--isolated` turn it off. Local
+// networks (regtest) have no seeds. Tests replace the table (`WARTNODE_SEEDS`, config.ts) so that
+// no test node ever dials a public address.
 import type { NetworkName } from '../consensus/params.js';
 import { formatEndpoint, parseEndpoint } from '../core/endpoint.js';
 import type { PeerEndpoint } from './network.js';
@@ -34,29 +36,39 @@ function union(...lists: PeerEndpoint[][]): PeerEndpoint[] {
   return lists.flat().filter((e) => !seen.has(`${e.host}:${e.port}`) && !!seen.add(`${e.host}:${e.port}`));
 }
 
-export type SeedTable = Record<NetworkName, readonly PeerEndpoint[]>;
+/** Seed peers by network; a network without an entry (a local one) has none. */
+export type SeedTable = Partial<Record<NetworkName, readonly PeerEndpoint[]>>;
 
 export const SEEDS: SeedTable = {
   mainnet: union(endpoints(MAINNET_0_10), endpoints(MAINNET_0_8)),
   testnet: endpoints('193.218.118.57:9286 98.71.18.140:9286'),
-  regtest: [], // ours: local networks only
+  // regtest and any other local network: none
 };
+
+/** The seed peers of `network` in `table`. */
+export function seedsOf(network: NetworkName, table: SeedTable = SEEDS): readonly PeerEndpoint[] {
+  return table[network] ?? [];
+}
 
 /**
  * The pinned peers the node keeps dialling: the `--connect` list when given (it replaces the
- * seeds), else the network's seeds when `--seeds` asks for them, else none.
+ * seeds), else the network's seeds unless `seeds` is false (`--no-seeds`).
  */
 export function pinnedPeers(network: NetworkName, connect: PeerEndpoint[] | undefined, seeds: boolean, table: SeedTable = SEEDS): PeerEndpoint[] {
   if (connect) return connect;
-  return seeds ? [...table[network]] : [];
+  return seeds ? [...seedsOf(network, table)] : [];
 }
 
-/** The start-up line saying whom the node dials, and why. */
-export function dialPlanLine(network: NetworkName, connect: PeerEndpoint[] | undefined, seeds: boolean, table: SeedTable = SEEDS): string {
+/**
+ * The start-up line saying whom the node dials, and why. `source` names where the seed list comes
+ * from: the built-in table, or the one a test gave (`WARTNODE_SEEDS`).
+ */
+export function dialPlanLine(network: NetworkName, connect: PeerEndpoint[] | undefined, seeds: boolean, table: SeedTable = SEEDS, source = 'built-in'): string {
   const list = (es: readonly PeerEndpoint[]) => es.map(formatEndpoint).join(', ');
-  if (connect) return `Peers to dial (--connect${seeds ? ', which replaces --seeds' : ''}): ${list(connect)}`;
-  if (!seeds) return 'Dialling no peers (neither --connect nor --seeds given); inbound peers are accepted';
-  return table[network].length > 0
-    ? `Dialling the ${table[network].length} built-in ${network} seed peers (--seeds)`
-    : `--seeds: there are no built-in ${network} seed peers; give peers with --connect`;
+  if (connect) return `Peers to dial (--connect, which replaces the seed list): ${list(connect)}`;
+  if (!seeds) return 'Dialling no peers (--no-seeds); inbound peers are accepted';
+  const s = seedsOf(network, table);
+  return s.length > 0
+    ? `Dialling the ${s.length} ${source} ${network} seed peers (--no-seeds turns this off): ${list(s)}`
+    : `Dialling no peers: ${network} has no ${source} seed peers (give peers with --connect); inbound peers are accepted`;
 }

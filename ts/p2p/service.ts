@@ -33,8 +33,8 @@ const NO_PEER_LOG_MS = 60_000;
 export function noPeersLine(network: NetworkName, pinned: number): string {
   const how =
     pinned > 0
-      ? `none of the ${pinned} pinned peers answers (still retrying); add others with --connect=IP:PORT,...`
-      : `give it one with --connect=IP:PORT,... or dial the built-in seed list with --seeds`;
+      ? `none of the ${pinned} peers it dials answers (still retrying); give others with --connect=IP:PORT,... (it replaces the seed list)`
+      : `it dials no one (--no-seeds): give it peers with --connect=IP:PORT,... or start it without --no-seeds to dial the built-in seed list`;
   return `No peers: the ${network} node cannot sync and reports synced: false; ${how}`;
 }
 
@@ -46,7 +46,7 @@ export interface P2PLog {
 export interface P2POptions {
   network: NetworkName;
   bind: PeerEndpoint;
-  /** The pinned peers: the `--connect` list or the network's seeds. */
+  /** The pinned peers: the `--connect` list or the network's seeds (none with `--no-seeds`). */
   connect: PeerEndpoint[];
   chain: Chain;
   mempool: MempoolService;
