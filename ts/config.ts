@@ -7,8 +7,9 @@ import { NODE_VERSION } from './version.js';
 import { parseEndpoint, type Endpoint } from './core/endpoint.js';
 import { UsageError, optionsHelp, parseOptions, type OptionSpec } from './cli/options.js';
 import type { SeedTable } from './p2p/seeds.js';
+import type { NetworkName } from './consensus/params.js';
 
-export type Network = 'mainnet' | 'testnet' | 'regtest';
+export type Network = NetworkName;
 
 /** The HTTP API generations `--api` chooses from (clients.md §1–§3; their tables are api/generations/). */
 export type ApiName = 'contract' | '0.10' | '0.8';
@@ -55,9 +56,9 @@ export type ParseResult =
   | { kind: 'version'; text: string }
   | { kind: 'error'; message: string };
 
-const DEFAULT_RPC_PORT: Record<Network, number> = { mainnet: 3000, testnet: 3100, regtest: 3200 };
-/** Default P2P port (p2p.md §1.2); regtest (ours) uses 9386. */
-export const DEFAULT_P2P_PORT: Record<Network, number> = { mainnet: 9186, testnet: 9286, regtest: 9386 };
+const DEFAULT_RPC_PORT: Record<Network, number> = { mainnet: 3000, testnet: 3100, regtest: 3200, 'regtest-mainnet': 3300 };
+/** Default P2P port (p2p.md §1.2); our local networks use 9386 (regtest) and 9486 (regtest-mainnet). */
+export const DEFAULT_P2P_PORT: Record<Network, number> = { mainnet: 9186, testnet: 9286, regtest: 9386, 'regtest-mainnet': 9486 };
 
 /** The P2P listen endpoint: `--bind`, or 0.0.0.0 on the network's default port. */
 export function p2pBind(c: Config): Endpoint {
@@ -66,8 +67,18 @@ export function p2pBind(c: Config): Endpoint {
 
 /** The node's options: `parseArgs` reads them and --help lists them, both from this table. */
 const OPTIONS: OptionSpec[] = [
-  { name: 'rpc', short: 'r', value: 'IP:PORT', help: 'JSON RPC endpoint (default 127.0.0.1:3000, testnet :3100, regtest :3200)' },
-  { name: 'bind', short: 'b', value: 'IP:PORT', help: 'P2P listen endpoint (default 0.0.0.0:9186, testnet :9286, regtest :9386)' },
+  {
+    name: 'rpc',
+    short: 'r',
+    value: 'IP:PORT',
+    help: 'JSON RPC endpoint (default 127.0.0.1:3000, testnet :3100, regtest :3200,\nregtest-mainnet :3300)',
+  },
+  {
+    name: 'bind',
+    short: 'b',
+    value: 'IP:PORT',
+    help: 'P2P listen endpoint (default 0.0.0.0:9186, testnet :9286, regtest :9386,\nregtest-mainnet :9486)',
+  },
   { name: 'connect', short: 'C', value: 'IP:PORT,...', help: 'peers to connect to (always retried); replaces the seed list' },
   {
     name: 'no-seeds',
@@ -102,6 +113,10 @@ const OPTIONS: OptionSpec[] = [
   { name: 'reindex', help: 'rebuild the whole state from the blocks stored in the database (after\nthe node reported it damaged), then start' },
   { name: 'testnet', help: 'the Warthog testnet' },
   { name: 'regtest', help: 'local test network: testnet rules with a trivial minimum target' },
+  {
+    name: 'regtest-mainnet',
+    help: "local test network: mainnet's rules of today from height 1 (header\nversion 3, Janus8, coin transfers only) with a trivial minimum target",
+  },
   { name: 'debug', help: 'also log debug lines (refused or aborted HTTP requests)' },
   { name: 'help', short: 'h', help: 'print this help and exit' },
   { name: 'version', short: 'V', help: 'print the version and exit' },
@@ -143,8 +158,9 @@ function usage(message: string): never {
 function read(given: Map<string, string | true>, env: ConfigEnv): ParseResult {
   if (given.has('help')) return { kind: 'help', text: HELP };
   if (given.has('version')) return { kind: 'version', text: `wartnode ${NODE_VERSION}` };
-  if (given.has('testnet') && given.has('regtest')) usage('--testnet and --regtest exclude each other');
-  const network: Network = given.has('testnet') ? 'testnet' : given.has('regtest') ? 'regtest' : 'mainnet';
+  const chosen = (['testnet', 'regtest', 'regtest-mainnet'] as const).filter((n) => given.has(n));
+  if (chosen.length > 1) usage(`--${chosen[0]} and --${chosen[1]} exclude each other`);
+  const network = (chosen[0] ?? 'mainnet') as Network;
   const rpc = endpointOption(given, 'rpc') ?? { host: '127.0.0.1', port: DEFAULT_RPC_PORT[network] };
 
   let minFeeE8: bigint | null = null;

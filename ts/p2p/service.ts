@@ -2,7 +2,7 @@
 // transaction relay and the peer manager to the chain and the mempool, and answers the sessions'
 // callbacks (peer.ts PeerHost). main.ts starts it after the RPC server unless `--isolated`.
 import type { Chain } from '../chain/chain.js';
-import type { NetworkName } from '../consensus/params.js';
+import { networkParams, type NetworkName } from '../consensus/params.js';
 import type { MempoolService } from '../mempool/service.js';
 import type { Db } from '../store/database.js';
 import { ChainDescription } from './chain_description.js';
@@ -115,7 +115,7 @@ export class P2PNode implements PeerHost {
 
   /** A mainnet or testnet node without a peer cannot know the network's chain (regtest is local). */
   private alone(): boolean {
-    return this.opts.network !== 'regtest' && this.manager.initialized().length === 0;
+    return !networkParams(this.opts.network).local && this.manager.initialized().length === 0;
   }
 
   /** Listens, then dials the pinned peers. Throws when the listen address cannot be bound. */

@@ -97,6 +97,7 @@ export const transactionRoutes = [
       'EPARSESIG',
       'ECORRUPTEDSIG',
       'EPINHEIGHT',
+      'EBLOCKV4',
       'ESELFSEND',
       'EADDRNOTFOUND',
       'ENONCE',
