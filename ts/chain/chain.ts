@@ -84,6 +84,8 @@ export class Chain implements HeaderChainView {
   private constructor(
     readonly db: Db,
     readonly params: NetworkParams,
+    /** A branch's group is written once it holds this many records (smaller in tests). */
+    private readonly groupRecords = GROUP_RECORDS,
   ) {
     this.headers = new PackedHeaders(params);
     this.marker = new HeadMarker(db.location);
@@ -93,8 +95,8 @@ export class Chain implements HeaderChainView {
    * Loads the header chain of the last complete block and checks it against what was committed
    * (integrity.ts); throws a StoreFailure naming the damage.
    */
-  static async open(db: Db, params: NetworkParams): Promise<Chain> {
-    const c = new Chain(db, params);
+  static async open(db: Db, params: NetworkParams, opts: { groupRecords?: number } = {}): Promise<Chain> {
+    const c = new Chain(db, params, opts.groupRecords);
     let check: Uint8Array | undefined;
     let length: number;
     try {
@@ -382,6 +384,7 @@ export class Chain implements HeaderChainView {
       if (work <= this.worksum) fail('EREORGWORK', 'the branch does not carry more work than the current chain');
       const removed: StoredBlock[] = [];
       while (this.length > fork) removed.unshift(await this.rollbackTip());
+      const applied: StoredBlock[] = [];
       try {
         // The branch's blocks are written together (WriteGroup), and the signatures of the blocks
         // ahead are recovered in worker threads while each block is applied.
@@ -390,7 +393,7 @@ export class Chain implements HeaderChainView {
         try {
           for (const [i, b] of branch.entries()) {
             await pre.before(i);
-            await this.appendBlock(b.header, b.body, opts, b.checked ?? pre.parsed(i), b.checked !== undefined);
+            applied.push(await this.appendBlock(b.header, b.body, opts, b.checked ?? pre.parsed(i), b.checked !== undefined));
           }
         } finally {
           // The blocks applied are valid, even when a later one is not: written, then rolled back below.
@@ -399,12 +402,40 @@ export class Chain implements HeaderChainView {
           await group.flush();
         }
       } catch (e) {
+        // A failed write: what the database holds is what the chain is (then the usual way back).
+        await this.forgetUnwritten(applied);
         while (this.length > fork) await this.rollbackTip();
         for (const b of removed) await this.appendBlock(b.raw, b.body, { now: opts.now, skipPow: true });
         throw e;
       }
       return removed;
     });
+  }
+
+  /**
+   * After a failed write of a branch's group: the blocks above the database's head were applied in
+   * memory only. They leave the chain as in a rollback (hooks and listeners told), with no write;
+   * reads then never see a state the database does not hold.
+   */
+  private async forgetUnwritten(applied: StoredBlock[]): Promise<void> {
+    const head = await this.db.get(META_HEAD);
+    const written = head ? readU32(head) : 0;
+    if (written >= this.length) return;
+    log.warn(`blocks ${written + 1}-${this.length} were not written: the chain goes back to block ${written}, which the database holds`);
+    while (this.length > written) {
+      const block = applied.pop();
+      if (block?.height !== this.length) throw new Error(`bug: block ${this.length} was not applied in this change`);
+      for (const hook of this.rollbackHooks) await hook(block);
+      this.headers.pop();
+      await this.emit({ kind: 'rollback', block });
+    }
+    this.headerCrc = await this.headerCrcAt(written);
+  }
+
+  /** The CRC-32 of headers 1 … `height`: from that block's meta record, else computed. */
+  private async headerCrcAt(height: number): Promise<number> {
+    const meta = height > 0 ? await this.db.get(blockMetaKey(height)) : undefined;
+    return (meta && decodeBlockMeta(meta).headerCrc) ?? (height > 0 ? extendCrc(0, this.rawHeadersAt(1, height)) : 0);
   }
 
   private async rollbackTip(): Promise<StoredBlock> {
@@ -419,8 +450,7 @@ export class Chain implements HeaderChainView {
       throw new NodeError('EDBDAMAGED', damage.message);
     }
     for (const hook of this.rollbackHooks) await hook(block);
-    const below = h > 1 ? await this.db.get(blockMetaKey(h - 1)) : undefined;
-    const headerCrc = (below && decodeBlockMeta(below).headerCrc) ?? (h > 1 ? extendCrc(0, this.rawHeadersAt(1, h - 1)) : 0);
+    const headerCrc = await this.headerCrcAt(h - 1);
     // Before the commit, for the same reason as in appendBlock.
     this.marker.write(h - 1, this.hashAt(h - 1));
     await writeBatch(this.db, undoOps(undo), blockDeletes(h, block.hash), headRecords(h - 1, this.hashAt(h - 1), headerCrc));
@@ -445,7 +475,7 @@ export class Chain implements HeaderChainView {
   private async write(...lists: BatchOp[][]): Promise<void> {
     if (!this.group) return writeBatch(this.db, ...lists);
     this.group.add(...lists);
-    if (this.group.size >= GROUP_RECORDS) await this.group.flush();
+    if (this.group.size >= this.groupRecords) await this.group.flush();
   }
 
   /** The chain as of the end of the last change (for synchronous reads: keep no reference across an await). */

@@ -4,12 +4,17 @@
 // makes them, so it sees what a write per block would have left (few blocks iterate: the ones that
 // prune transaction ids or match orders). Crash safety is unchanged: each write is one atomic
 // batch ending in the head records of its last block, so the database always holds a whole chain.
+// A write that fails (disk full, I/O error) ends the group: its operations are lost, so a later
+// write would leave a database whose head names blocks whose records are missing; every later
+// flush fails with the first error, and the chain takes back what was never written.
 import { bytesKey } from '../core/hex.js';
 import { writeBatch, type BatchOp, type Db, type KeyRange, type StateSource } from './database.js';
 
 export class WriteGroup implements StateSource {
   /** The last operation per key, in first-write order (the final state is what matters). */
   private readonly writes = new Map<string, BatchOp>();
+  /** The error of a failed write: the group writes nothing more. */
+  private failure: { error: unknown } | null = null;
 
   constructor(private readonly db: Db) {}
 
@@ -39,9 +44,15 @@ export class WriteGroup implements StateSource {
 
   /** Writes what waits, as one atomic batch. */
   async flush(): Promise<void> {
+    if (this.failure) throw this.failure.error;
     if (this.writes.size === 0) return;
     const ops = [...this.writes.values()];
     this.writes.clear();
-    await writeBatch(this.db, ops);
+    try {
+      await writeBatch(this.db, ops);
+    } catch (error) {
+      this.failure = { error };
+      throw error;
+    }
   }
 }
