@@ -41,13 +41,18 @@ export const NAMES = {
   31: 'Txrep',
 };
 
-// `admit` (optional): called for each incoming connection; when it returns false the connection is closed
-// at once, neither forwarded nor recorded (a recording that starts later than the peers).
-export function startProxy({ listenPort, targetPort, connector, admit = () => true }) {
-  const acceptor = connector === 'ours' ? 'ref' : 'ours';
+// `admit` (optional): called for each incoming connection (with its socket); when it returns false the
+// connection is closed at once, neither forwarded nor recorded (a recording that starts later than the
+// peers, a partition). `host` / `targetHost` (default 127.0.0.1): the listening and the target address;
+// `localAddress`: the address the forwarded connection leaves from (what the target sees as its peer).
+// `acceptor` (default: the other of ours/ref): the label of the target side. `cut()` closes every
+// forwarded connection, both ends.
+export function startProxy({ listenPort, targetPort, connector, acceptor, admit = () => true, host = '127.0.0.1', targetHost = '127.0.0.1', localAddress }) {
+  acceptor ??= connector === 'ours' ? 'ref' : 'ours';
   const conns = [];
+  const live = new Set();
   const server = net.createServer((c) => {
-    if (!admit()) {
+    if (!admit(c)) {
       c.on('error', () => {});
       c.destroy();
       return;
@@ -55,7 +60,11 @@ export function startProxy({ listenPort, targetPort, connector, admit = () => tr
     const t0 = performance.now();
     const rec = { t0, wall0: new Date().toISOString(), connector, acceptor, chunks: [], events: [] };
     conns.push(rec);
-    const up = net.connect(targetPort, '127.0.0.1');
+    const up = net.connect({ port: targetPort, host: targetHost, ...(localAddress ? { localAddress } : {}) });
+    live.add(c);
+    live.add(up);
+    c.on('close', () => live.delete(c));
+    up.on('close', () => live.delete(up));
     const lab = (from) => (from === 'c' ? `${connector}→${acceptor}` : `${acceptor}→${connector}`);
     c.on('data', (d) => {
       rec.chunks.push({ from: 'c', t: performance.now() - t0, data: Buffer.from(d) });
@@ -85,13 +94,23 @@ export function startProxy({ listenPort, targetPort, connector, admit = () => tr
     c.on('close', () => up.destroy());
     up.on('close', () => c.destroy());
   });
-  server.listen(listenPort, '127.0.0.1');
+  // `ready`: resolves once listening, rejects if the address cannot be bound.
+  const ready = new Promise((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.listen(listenPort, host);
+  const cut = () => {
+    for (const k of live) k.destroy();
+  };
   return {
     server,
     conns,
+    ready,
+    cut,
     close: () =>
       new Promise((r) => {
-        for (const k of server._conns ?? []) k.destroy();
+        cut();
         server.close(() => r());
         setTimeout(r, 2000);
       }),
