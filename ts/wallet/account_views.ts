@@ -1,55 +1,59 @@
 // What `balance`, `history` and `orders` print, read from the node's account routes (http-api.md
 // "Accounts", "Assets and exchange"). An account can hold only the tokens its history names
 // (transfers in and out, orders, matches, deposits, withdrawals, creations), so `balance` walks
-// the history once to find them, then asks the balance of each.
-import { ERRORS } from '../core/errors.js';
+// the history once to find them, then asks the balance of each. Routes and shapes are those of
+// the node's API generation (node_api.ts); amounts whose text the 0.10 reference prints wrongly are
+// written here from their integers.
+import { COIN_DECIMALS, formatUnits } from '../core/amount.js';
 import { priceDecimal, priceFromHex } from '../kernel/price.js';
-import { NodeRefusal, type NodeClient } from './node_client.js';
-import { tokenBalance } from './assets.js';
+import type { Entry, History, NodeApi } from './node_api.js';
 
 type Amount = { str: string };
-type Entry = { historyId: number | bigint; transaction: { hash: string; data: any; processed?: any; signedCommon?: { originAddress: string; fee: Amount } } };
-type HistoryBlock = { height: number; body: Record<string, Entry | Entry[] | null> };
-type History = { fromId: number | bigint; perBlock: HistoryBlock[] };
 
-/** "Results have history ids below it": the largest u64 gives the newest page. */
-const NEWEST = '18446744073709551615';
+/**
+ * "Results have history ids below it": the newest page. 2^63 − 1, not the largest u64: the 0.10
+ * reference answers no results for ids ≥ 2^63 (test/vectors/reference-0.10/README.md §5.6).
+ */
+const NEWEST = '9223372036854775807';
 const COIN_SPEC = 'asset:' + '0'.repeat(64);
+/** Pool shares (liquidity tokens) have 8 decimals (exchange.md §3). */
+const SHARE_DECIMALS = 8;
 
-/** A page of history; an address the chain has never seen (ENOTFOUND) has an empty one. */
-export async function historyPage(node: NodeClient, address: string, before: string = NEWEST): Promise<History> {
-  try {
-    return await node.get<History>(`/account/${address}/history/${before}`);
-  } catch (e) {
-    if (e instanceof NodeRefusal && e.code === ERRORS.ENOTFOUND[0]) return { fromId: 0, perBlock: [] };
-    throw e;
-  }
+/** A page of history; an address the chain has never seen has an empty one. */
+export function historyPage(api: NodeApi, address: string, before: string = NEWEST): Promise<History> {
+  return api.history(address, before);
 }
 
-/** The entries of a page, newest first, with their type and block height. */
+/**
+ * The entries of a page, newest first, with their type and block height: by height, then by
+ * history id; where a generation gives no ids (0.8), the later in its block first.
+ */
 function entries(page: History): { type: string; height: number; e: Entry }[] {
-  const out: { type: string; height: number; e: Entry }[] = [];
+  const out: { type: string; height: number; e: Entry; at: number }[] = [];
   for (const b of page.perBlock) {
     for (const [type, v] of Object.entries(b.body)) {
-      for (const e of v === null ? [] : Array.isArray(v) ? v : [v]) out.push({ type, height: b.height, e });
+      for (const e of v === null ? [] : Array.isArray(v) ? v : [v]) out.push({ type, height: Number(b.height), e, at: out.length });
     }
   }
-  return out.sort((a, b) => (BigInt(b.e.historyId) > BigInt(a.e.historyId) ? 1 : -1));
+  const rank = (x: (typeof out)[number]) => (x.e.historyId === null ? BigInt(x.at) : BigInt(x.e.historyId));
+  return out.sort((a, b) => b.height - a.height || (rank(b) > rank(a) ? 1 : rank(b) < rank(a) ? -1 : 0));
 }
 
 /** The token specs `address`'s whole history names. */
-async function tokensInHistory(node: NodeClient, address: string): Promise<Set<string>> {
+async function tokensInHistory(api: NodeApi, address: string): Promise<Set<string>> {
   const specs = new Set<string>();
   let before = NEWEST;
   for (;;) {
-    const page = await historyPage(node, address, before);
+    const page = await historyPage(api, address, before);
     if (page.perBlock.length === 0) return specs;
     for (const { type, e } of entries(page)) {
       const d = e.transaction.data;
-      if (type === 'tokenTransfer') specs.add(d.tokenSpec);
-      else if (type === 'liquidityDeposit' || type === 'liquidityWithdrawal') {
-        specs.add(`asset:${d.baseAsset.hash}`);
-        specs.add(`liquidity:${d.baseAsset.hash}`);
+      // Both tokens of the asset: the 0.10 reference prints a mined transfer of pool shares as one
+      // of the asset (docs/reference-differences.md, share-transfers).
+      if (type === 'tokenTransfer' || type === 'liquidityDeposit' || type === 'liquidityWithdrawal') {
+        const hash = (type === 'tokenTransfer' ? d.asset : d.baseAsset).hash;
+        specs.add(`asset:${hash}`);
+        specs.add(`liquidity:${hash}`);
       } else if (type === 'limitSwap' || type === 'match') specs.add(`asset:${d.baseAsset.hash}`);
       else if (type === 'assetCreation') specs.add(`asset:${e.transaction.hash}`);
     }
@@ -66,12 +70,13 @@ function balanceLine(name: string, b: { total: Amount; locked: Amount; mempool: 
   return `${name.padEnd(6)} ${b.total.str.padStart(24)}${spec ? '  ' + spec : ''}${extra ? `  (${extra})` : ''}`;
 }
 
-export async function balanceLines(node: NodeClient, address: string): Promise<string[]> {
-  const coin = await node.get<{ coin: { total: Amount; locked: Amount; mempool: Amount } }>(`/account/${address}/coin_balance`);
-  const lines = [`address ${address}`, balanceLine('WART', coin.coin)];
-  for (const spec of [...(await tokensInHistory(node, address))].sort()) {
+/** The coin's balance, then each token's held (a generation without assets has only the coin). */
+export async function balanceLines(api: NodeApi, address: string): Promise<string[]> {
+  const lines = [`address ${address}`, balanceLine('WART', await api.coinBalance(address))];
+  if (!api.generation.exchange) return lines;
+  for (const spec of [...(await tokensInHistory(api, address))].sort()) {
     if (spec === COIN_SPEC) continue;
-    const { balance, token } = await tokenBalance(node, address, spec);
+    const { balance, token } = await api.tokenBalance(address, spec);
     if (BigInt(balance.total.u64) === 0n && BigInt(balance.mempool.u64) === 0n) continue;
     lines.push(balanceLine(spec.startsWith('liquidity:') ? `${token.name}-LP` : token.name, balance, spec));
   }
@@ -84,12 +89,21 @@ function priceText(limit: { hex: string }, decimals: number): string {
   return p ? priceDecimal(p, decimals) : limit.hex;
 }
 
+/**
+ * An order's amount from its integer: coin (8 decimals) for a buy, the asset for a sell. The 0.10
+ * reference prints buy amounts with the asset's decimals in places (reference-differences.md,
+ * buy-amounts); the integers are right everywhere.
+ */
+function orderAmount(v: bigint, o: { buy: boolean; baseAsset: { decimals: number } }): string {
+  return formatUnits(v, o.buy ? COIN_DECIMALS : Number(o.baseAsset.decimals));
+}
+
 /** One line per history entry: height, history id, type, what happened, transaction hash. */
 function describe(type: string, e: Entry, me: string, canceled: Set<string>): string {
   const t = e.transaction,
     d = t.data,
     p = t.processed;
-  const outgoing = t.signedCommon !== undefined && t.signedCommon.originAddress === me;
+  const outgoing = t.signedCommon?.originAddress === me;
   const fee = t.signedCommon && outgoing ? `, fee ${t.signedCommon.fee.str}` : '';
   const lp = (a: { name: string }) => `${a.name}-LP`;
   switch (type) {
@@ -102,14 +116,24 @@ function describe(type: string, e: Entry, me: string, canceled: Set<string>): st
       return outgoing ? `sent ${d.amount.str} ${name} to ${d.toAddress}${fee}` : `received ${d.amount.str} ${name} from ${t.signedCommon!.originAddress}`;
     }
     case 'limitSwap': {
-      // `remaining` is what is open now: 0 once the order is filled or canceled.
-      const state = !p ? '' : p.remaining.str !== '0' ? `, open ${p.remaining.str}` : canceled.has(t.hash) ? ', canceled' : ', closed (filled or canceled)';
-      return `${d.buy ? 'buy' : 'sell'} order: ${d.amount.str} ${d.buy ? 'WART' : d.baseAsset.name} at ${priceText(d.limit, d.baseAsset.decimals)} WART/${d.baseAsset.name}${state}${fee}`;
+      // `remaining` is what is open now: 0 once the order is filled or canceled. The 0.10 reference
+      // sometimes prints uninitialised memory there, marked by an empty `str` (reference-differences.md,
+      // uninitialised-remaining): then the state is not known.
+      const left = !p || p.remaining.str === '' ? null : BigInt(p.remaining.u64);
+      const state =
+        left !== null && left > 0n
+          ? `, open ${orderAmount(left, d)}`
+          : canceled.has(t.hash)
+            ? ', canceled'
+            : left === 0n
+              ? ', closed (filled or canceled)'
+              : '';
+      return `${d.buy ? 'buy' : 'sell'} order: ${orderAmount(BigInt(d.amount.u64), d)} ${d.buy ? 'WART' : d.baseAsset.name} at ${priceText(d.limit, d.baseAsset.decimals)} WART/${d.baseAsset.name}${state}${fee}`;
     }
     case 'match':
       return `trade in ${d.baseAsset.name}: ${d.buySwaps.length} buy and ${d.sellSwaps.length} sell fills`;
     case 'liquidityDeposit':
-      return `deposited ${d.deposited.base.str} ${d.baseAsset.name} and ${d.deposited.quote.str} WART${p ? ` for ${p.sharesReceived.str} ${lp(d.baseAsset)}` : ''}${fee}`;
+      return `deposited ${d.deposited.base.str} ${d.baseAsset.name} and ${d.deposited.quote.str} WART${p ? ` for ${formatUnits(BigInt(p.sharesReceived.u64), SHARE_DECIMALS)} ${lp(d.baseAsset)}` : ''}${fee}`;
     case 'liquidityWithdrawal':
       return `withdrew ${d.sharesRedeemed.str} ${lp(d.baseAsset)}${p ? ` for ${p.received.base.str} ${d.baseAsset.name} and ${p.received.quote.str} WART` : ''}${fee}`;
     case 'cancelation':
@@ -125,50 +149,42 @@ const HEADER = `${'height'.padStart(7)}  ${'id'.padStart(7)}  ${'type'.padEnd(19
 const line = (height: string, id: string, type: string, what: string, hash: string) =>
   `${height.padStart(7)}  ${id.padStart(7)}  ${type.padEnd(19)}  ${what}  ${hash}`;
 
-type MempoolEntry = { type: string; transaction: Entry['transaction'] & { data: { toAddress?: string } } };
-
 /**
  * `history`: a header, the mempool's transactions from or to the address (first page only), then
  * a page of mined entries, newest first, and the command for the next page when there is one.
  */
-export async function historyText(node: NodeClient, me: string, before?: string): Promise<string[]> {
-  const page = await historyPage(node, me, before);
+export async function historyText(api: NodeApi, me: string, before?: string): Promise<string[]> {
+  const page = await historyPage(api, me, before);
   const pending =
-    before !== undefined
-      ? []
-      : (await node.get<MempoolEntry[]>('/transaction/mempool')).filter(
-          (m) => m.transaction.signedCommon?.originAddress === me || m.transaction.data.toAddress === me,
-        );
+    before !== undefined ? [] : (await api.mempool()).filter((m) => m.transaction.signedCommon?.originAddress === me || m.transaction.data.toAddress === me);
   const mined = entries(page);
   if (mined.length === 0 && pending.length === 0) return [before === undefined ? 'no history' : `no entries before id ${before}`];
   const canceled = new Set(mined.map(({ e }) => e.transaction.processed?.canceledTxHash).filter(Boolean));
   const lines = [HEADER];
   for (const m of pending)
-    lines.push(line('pending', '-', m.type, describe(m.type, { historyId: 0, transaction: m.transaction }, me, canceled), m.transaction.hash));
-  for (const { type, height, e } of mined) lines.push(line(String(height), String(e.historyId), type, describe(type, e, me, canceled), e.transaction.hash));
+    lines.push(line('pending', '-', m.type, describe(m.type, { historyId: null, transaction: m.transaction }, me, canceled), m.transaction.hash));
+  for (const { type, height, e } of mined)
+    lines.push(line(String(height), e.historyId === null ? '-' : String(e.historyId), type, describe(type, e, me, canceled), e.transaction.hash));
   // Ids are global: a fromId above 1 says nothing about this account's older entries, so ask.
   const fromId = String(page.fromId);
-  if (mined.length > 0 && BigInt(fromId) > 1n && (await historyPage(node, me, fromId)).perBlock.length > 0)
+  if (mined.length > 0 && BigInt(fromId) > 1n && (await historyPage(api, me, fromId)).perBlock.length > 0)
     lines.push(`older entries: history --before ${fromId}`);
   return lines;
 }
 
-type Order = { amount: Amount; filled: Amount; inMempool: boolean; limit: { doubleAdjusted: number; hex: string }; txHash: string };
-type MarketOrders = { baseAsset: { name: string; hash: string; decimals: number }; coinToAssetSwaps: Order[]; assetToCoinSwaps: Order[] };
-
-export async function orderLines(node: NodeClient, address: string): Promise<string[]> {
-  const markets = await node.get<MarketOrders[]>(`/account/${address}/open_orders`);
+export async function orderLines(api: NodeApi, address: string): Promise<string[]> {
   const lines: string[] = [];
-  for (const m of markets) {
-    const sides: [string, string, Order[]][] = [
-      ['buy', 'WART', m.coinToAssetSwaps],
-      ['sell', m.baseAsset.name, m.assetToCoinSwaps],
-    ];
-    for (const [side, unit, orders] of sides) {
+  for (const m of await api.openOrders(address)) {
+    const a = m.baseAsset;
+    for (const [buy, orders] of [
+      [true, m.coinToAssetSwaps],
+      [false, m.assetToCoinSwaps],
+    ] as const) {
       for (const o of orders) {
+        const amount = (v: number | bigint) => orderAmount(BigInt(v), { buy, baseAsset: a });
         lines.push(
-          `${side.padEnd(4)} ${m.baseAsset.name.padEnd(5)} ${o.amount.str} ${unit} at ${priceText(o.limit, m.baseAsset.decimals)} WART/${m.baseAsset.name}, ` +
-            `filled ${o.filled.str}${o.inMempool ? ' (in mempool)' : ''}  ${o.txHash}`,
+          `${(buy ? 'buy' : 'sell').padEnd(4)} ${a.name.padEnd(5)} ${amount(o.amount.u64)} ${buy ? 'WART' : a.name} at ${priceText(o.limit, a.decimals)} WART/${a.name}, ` +
+            `filled ${amount(o.filled.u64)}${o.inMempool ? ' (in mempool)' : ''}  ${o.txHash}`,
         );
       }
     }

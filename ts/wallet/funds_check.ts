@@ -4,8 +4,7 @@
 import { COIN_DECIMALS, formatUnits } from '../core/amount.js';
 import { toHex } from '../core/hex.js';
 import type { TransactionPayload } from '../core/transaction.js';
-import type { NodeClient } from './node_client.js';
-import { tokenBalance } from './assets.js';
+import type { NodeApi } from './node_api.js';
 import { WalletError } from './wallet_error.js';
 
 type Row = {
@@ -46,8 +45,8 @@ function coinSpend(p: TransactionPayload, feeE8: bigint): bigint {
   }
 }
 
-export async function checkFunds(node: NodeClient, address: string, p: TransactionPayload, feeE8: bigint): Promise<void> {
-  const coin = (await node.get<{ coin: Row }>(`/account/${address}/coin_balance`)).coin;
+export async function checkFunds(api: NodeApi, address: string, p: TransactionPayload, feeE8: bigint): Promise<void> {
+  const coin = (await api.coinBalance(address)) as Row;
   const needCoin = coinSpend(p, feeE8),
     haveCoin = free(coin);
   if (needCoin > haveCoin) {
@@ -59,7 +58,7 @@ export async function checkFunds(node: NodeClient, address: string, p: Transacti
   }
   const t = tokenSpend(p);
   if (!t) return;
-  const { balance, token } = await tokenBalance(node, address, t.spec);
+  const { balance, token } = await api.tokenBalance(address, t.spec);
   const have = free(balance as unknown as Row);
   if (t.amount > have) {
     const name = t.spec.startsWith('liquidity:') ? `${token.name}-LP` : token.name;

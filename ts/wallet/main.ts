@@ -1,6 +1,7 @@
 // `wartnode-wallet [options] <command> [args]`: a wallet on the command line, an HTTP client of a
 // node (docs/architecture.md "Layers": it uses the codecs and the kernel, never the node's own
 // layers; test/architecture/imports.test.ts). Keys stay in the wallet file; signing happens here.
+// It talks to a node of any API generation (contract, 0.10, 0.8: generations.ts).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { formatAddress } from '../core/address.js';
@@ -13,9 +14,11 @@ import { initKernel } from '../kernel/instance.js';
 import { MAX_PRICE_DECIMALS, priceDecimal, priceToBytes } from '../kernel/price.js';
 import { COMMIT, NODE_VERSION } from '../version.js';
 import { balanceLines, historyText, orderLines } from './account_views.js';
-import { resolveAsset, resolveTokenSpec, tokenBalance } from './assets.js';
+import { resolveAsset, resolveTokenSpec } from './assets.js';
 import { addressArg, amountArg, coinArg, feeArg, hashArg, isAssetName, priceArg, uintArg } from './inputs.js';
 import { NodeClient, NodeRefusal } from './node_client.js';
+import { NodeApi } from './node_api.js';
+import { GENERATION_NAMES, isGenerationName } from './generations.js';
 import { PASSPHRASE_ENV, newPassphrase, unlockPassphrase } from './passphrase.js';
 import { checkFunds } from './funds_check.js';
 import { UsageError, optionsHelp, parseOptions, type OptionSpec } from '../cli/options.js';
@@ -30,6 +33,11 @@ const DEFAULT_WAIT_SECONDS = 600;
 
 const OPTIONS: OptionSpec[] = [
   { name: 'node', value: 'URL', help: `the node's HTTP endpoint (default ${DEFAULT_NODE})` },
+  {
+    name: 'api',
+    value: 'GENERATION',
+    help: `the node's API generation: ${GENERATION_NAMES.join(', ')} (default: the wallet reads it\nfrom the node's /transaction/minfee answer)`,
+  },
   { name: 'wallet', value: 'FILE', help: 'the wallet file (default ~/.wartnode/wallet.json), created with mode 0600' },
   {
     name: 'passphrase-file',
@@ -70,6 +78,8 @@ Transactions (print the transaction hash; --wait also the height of the block th
   liquidity deposit <asset> <base> <coin>
                                       add <base> units of <asset> and <coin> WART to its pool
   liquidity withdraw <asset> <shares> redeem pool shares (liquidity tokens)
+A node of API generation 0.8 (the mainnet reference 0.8.20) has no assets, orders or pools:
+there only create, restore, address, show, balance, history and send work.
 
 Options:
 ${optionsHelp(OPTIONS)}
@@ -84,6 +94,7 @@ async function run(argv: string[]): Promise<void> {
   const text = (name: string) => values.get(name) as string | undefined;
   const o = {
     node: text('node'),
+    api: text('api'),
     wallet: text('wallet'),
     'passphrase-file': text('passphrase-file'),
     encrypt: values.has('encrypt'),
@@ -104,7 +115,17 @@ async function run(argv: string[]): Promise<void> {
 
   const walletPath = o.wallet ?? DEFAULT_WALLET;
   const passphraseSrc = { file: o['passphrase-file'] };
-  const node = () => new NodeClient(o.node ?? DEFAULT_NODE);
+  if (o.api !== undefined && !isGenerationName(o.api)) throw new UsageError(`--api is one of ${GENERATION_NAMES.join(', ')}, not '${o.api}'`);
+  const stated = o.api;
+  let connected: Promise<NodeApi> | undefined;
+  /** The node, in the API generation it speaks (asked once). */
+  const node = (): Promise<NodeApi> => (connected ??= NodeApi.connect(new NodeClient(o.node ?? DEFAULT_NODE), stated));
+  /** The node, for a command of assets, orders or pools: refused where its generation has none. */
+  const exchangeNode = async (command: string): Promise<NodeApi> => {
+    const n = await node();
+    n.requireExchange(command);
+    return n;
+  };
   const fee = o.fee === undefined ? null : feeArg(o.fee);
   const waitSeconds = o.wait ? (o.timeout === undefined ? DEFAULT_WAIT_SECONDS : uintArg(o.timeout, '--timeout')) : null;
   const [cmd, ...rest] = words;
@@ -133,7 +154,7 @@ async function run(argv: string[]): Promise<void> {
    */
   const send = async (payload: () => Promise<TransactionPayload>): Promise<void> => {
     const p = await payload();
-    const n = node();
+    const n = await node();
     const txFee = fee ?? (await minimumFee(n));
     await checkFunds(n, (await readWalletFile(walletPath)).address, p, txFee.feeE8);
     const sk = await unlock();
@@ -173,18 +194,18 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'balance': {
       const a = await accountOf();
-      (await balanceLines(node(), a)).forEach(out);
+      (await balanceLines(await node(), a)).forEach(out);
       return;
     }
     case 'history': {
       const a = await accountOf();
       const before = o.before === undefined ? undefined : String(uintArg(o.before, '--before'));
-      (await historyText(node(), a, before)).forEach(out);
+      (await historyText(await node(), a, before)).forEach(out);
       return;
     }
     case 'orders': {
       const a = await accountOf();
-      (await orderLines(node(), a)).forEach(out);
+      (await orderLines(await exchangeNode(cmd), a)).forEach(out);
       return;
     }
     case 'send': {
@@ -193,12 +214,12 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'token': {
       const [, [token, to, amount]] = subcommand({ send: 3 }, { send: '<token> <address> <amount>' });
+      const n = await exchangeNode('token send');
       return send(async () => {
         const toAddress = addressArg(to);
-        const n = node();
         const t = await resolveTokenSpec(n, token);
         const me = (await readWalletFile(walletPath)).address;
-        const { token: info } = await tokenBalance(n, me, t.spec);
+        const { token: info } = await n.tokenBalance(me, t.spec);
         return {
           type: 'tokenTransfer',
           assetHash: hashArg(t.hash, 'asset hash'),
@@ -210,6 +231,7 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'asset': {
       const [, [name, supply, decimalsText]] = subcommand({ create: 3 }, { create: '<NAME> <supply> <decimals>' });
+      await exchangeNode('asset create');
       return send(async () => {
         if (!isAssetName(name)) throw new WalletError(`'${name}' must be 1 to 5 letters or digits`);
         const precision = uintArg(decimalsText, 'decimals');
@@ -221,8 +243,9 @@ async function run(argv: string[]): Promise<void> {
     case 'sell': {
       const [assetText, amount, priceText] = args(3, '<asset> <amount> <price>');
       const isBuy = cmd === 'buy';
+      const n = await exchangeNode(cmd);
       return send(async () => {
-        const a = await resolveAsset(node(), assetText);
+        const a = await resolveAsset(n, assetText);
         const amountU = amountArg(amount, isBuy ? COIN_DECIMALS : a.decimals, 'amount');
         const limit = priceArg(priceText, a.decimals, isBuy);
         process.stderr.write(
@@ -233,20 +256,21 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'cancel': {
       const [txText] = args(1, '<txhash>');
+      const n = await exchangeNode(cmd);
       return send(async () => {
-        const id = await cancelableOrder(node(), (await readWalletFile(walletPath)).address, toHex(hashArg(txText, 'transaction hash')));
+        const id = await cancelableOrder(n, (await readWalletFile(walletPath)).address, toHex(hashArg(txText, 'transaction hash')));
         return { type: 'cancelation', cancelHeight: id.pinHeight, cancelNonceId: id.nonceId };
       });
     }
     case 'liquidity': {
       const [sub, more] = subcommand({ deposit: 3, withdraw: 2 }, { deposit: '<asset> <base> <coin>', withdraw: '<asset> <shares>' });
+      const n = await exchangeNode(`liquidity ${sub}`);
       return send(async () => {
-        const n = node();
         const a = await resolveAsset(n, more[0]);
         const assetHash = hashArg(a.hash, 'asset hash');
         if (sub === 'deposit')
           return { type: 'liquidityDeposit', assetHash, base: amountArg(more[1], a.decimals, 'base amount'), quote: coinArg(more[2], 'coin amount') };
-        const { token: shares } = await tokenBalance(n, (await readWalletFile(walletPath)).address, `liquidity:${a.hash}`);
+        const { token: shares } = await n.tokenBalance((await readWalletFile(walletPath)).address, `liquidity:${a.hash}`);
         return { type: 'liquidityWithdrawal', assetHash, shares: amountArg(more[1], shares.decimals, 'shares') };
       });
     }
@@ -268,7 +292,7 @@ run(process.argv.slice(2)).then(
     if (e instanceof NodeRefusal || e instanceof WalletError) say(e.message);
     else if (e instanceof NodeError)
       say(e.message); // a check of core's (a codec's range), told as is
-    else say((e as Error)?.stack ?? String(e));
+    else say(`internal error: ${String(e)} (please report it with the command and the node's --api generation)`);
     process.exit(1);
   },
 );

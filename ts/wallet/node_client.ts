@@ -1,8 +1,9 @@
 // The wallet's only channel to a node: its HTTP JSON interface (http-api.md). Every answer is an
 // envelope `{code:0,data}` or `{code,error}`; a refusal surfaces as NodeRefusal with the node's code
 // and text, an unreachable node or a non-JSON answer as a wallet error (EHTTPREQUEST, EINVJSON).
+// What is inside `data` differs between API generations: node_api.ts reads it.
 import { WalletError } from './wallet_error.js';
-import { readJson } from '../core/json.js';
+import { readJson, writeJson } from '../core/json.js';
 
 /** The node answered with an error envelope. */
 export class NodeRefusal extends Error {
@@ -32,16 +33,16 @@ export class NodeClient {
     this.base = url.replace(/\/+$/, '');
   }
 
-  get<T = any>(path: string): Promise<T> {
+  get<T = unknown>(path: string): Promise<T> {
     return this.request<T>('GET', path);
   }
 
-  post<T = any>(path: string, body: string): Promise<T> {
+  post<T = unknown>(path: string, body: string): Promise<T> {
     return this.request<T>('POST', path, body);
   }
 
-  /** The whole envelope of a successful answer (POST /transaction/add may put `txHash` beside `data`). */
-  async request<T>(method: string, path: string, body?: string, whole = false): Promise<T> {
+  /** `data` of a successful answer. */
+  async request<T>(method: string, path: string, body?: string): Promise<T> {
     const route = `${method} ${path}`;
     let text: string;
     try {
@@ -55,21 +56,34 @@ export class NodeClient {
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? (e as Error).message;
+      // The reference nodes close the connection, without an answer, on a route they do not serve.
+      if (why === 'UND_ERR_SOCKET' || why === 'ECONNRESET') {
+        throw new WalletError(
+          `the node at ${this.base} closed the connection without answering ${route}: it does not serve that route ` +
+            '(a node of another API generation than the wallet took it for? --api GENERATION says which)',
+        );
+      }
       throw new WalletError(
         `cannot reach the node at ${this.base} (${why}). Is a node running there? ` +
           'Start one with `wartnode` (or `node dist/node.mjs --regtest`), or give its address with --node http://IP:PORT',
       );
     }
-    let reply: any;
+    let reply: unknown;
     try {
       reply = readJson(text);
     } catch {
-      reply = null;
-    }
-    if (typeof reply !== 'object' || reply === null || typeof reply.code !== 'number') {
       throw new WalletError(`${this.base} answered ${route} with something that is not a node's JSON reply: ${text.slice(0, 200)}`);
     }
-    if (reply.code !== 0) throw new NodeRefusal(reply.code, String(reply.error ?? ''), route);
-    return (whole ? reply : reply.data) as T;
+    return replyData<T>(reply, route, this.base);
   }
+}
+
+/** `data` of an envelope `{code:0,data}`; a NodeRefusal for `{code,error}`; a WalletError for anything else. */
+export function replyData<T>(reply: unknown, route: string, base = 'the node'): T {
+  const r = reply as { code?: unknown; error?: unknown; data?: unknown } | null;
+  if (typeof r !== 'object' || r === null || Array.isArray(r) || typeof r.code !== 'number') {
+    throw new WalletError(`${base} answered ${route} with something that is not a node's JSON reply: ${writeJson(reply).slice(0, 200)}`);
+  }
+  if (r.code !== 0) throw new NodeRefusal(r.code, String(r.error ?? ''), route);
+  return r.data as T;
 }
