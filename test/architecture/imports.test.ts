@@ -39,7 +39,8 @@ const LAYERS: Layer[] = [
   // p2p keeps its own records (peers, bans, offenses, transmission) in the store.
   { name: 'p2p', paths: ['p2p/'], uses: ['mempool', 'chain', 'state', 'store', 'consensus', 'core', 'kernel', 'log', 'version'] },
   { name: 'stratum', paths: ['stratum/'], uses: ['mempool', 'mining', 'chain', 'consensus', 'core', 'kernel', 'log'] },
-  { name: 'config', paths: ['config.ts'], uses: ['cli', 'core', 'kernel', 'version'] },
+  // The network names are consensus's; a seed table given for tests has p2p's type.
+  { name: 'config', paths: ['config.ts'], uses: ['p2p', 'consensus', 'cli', 'core', 'kernel', 'version'] },
   // Reads the ledger and the chain through read views, never the store.
   {
     name: 'api',
