@@ -15,6 +15,7 @@ import { attachStreams } from './api/streams/endpoint.js';
 import { StratumServer } from './stratum/server.js';
 import { ROUTES } from './api/routes/index.js';
 import { pageConfig, webPage } from './api/web_page.js';
+import { NodeMetrics } from './api/metrics.js';
 import type { NodeServices } from './api/services.js';
 import { databasePath, databaseSizeEvery, openDatabase, type Db } from './store/database.js';
 import { StoreFailure, classifyOpenError } from './store/failure.js';
@@ -130,19 +131,34 @@ async function main(): Promise<number> {
   log.info(`Minimal transaction fee: ${formatUnits(minFee.minE8, COIN_DECIMALS)} coin`);
 
   let p2p: P2PNode | null = null;
+  const startedAt = Math.floor(Date.now() / 1000);
+  const mempool = new MempoolService(chain, minFee);
+  const chainDBSize = databaseSizeEvery(dbPath);
+  // Isolated, the node's own chain is the network's (P2PNode.synced otherwise).
+  const synced = () => p2p?.synced() ?? true;
+  const metrics = new NodeMetrics({
+    chain,
+    mempool,
+    info: { version: NODE_VERSION, network: config.network, api: config.api },
+    startedAt,
+    synced,
+    p2p: () => p2p,
+    databaseSize: chainDBSize,
+  });
   const node: NodeServices = {
     config,
-    startedAt: Math.floor(Date.now() / 1000),
-    mempool: new MempoolService(chain, minFee),
-    store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize: databaseSizeEvery(dbPath) },
+    startedAt,
+    mempool,
+    store: { chainDBPath: dbPath, peersDBPath: dbPath, rxtxDBPath: dbPath, chainDBSize },
     chain,
     signedSnapshot: () => chain.snapshot,
-    // Isolated, the node's own chain is the network's (P2PNode.synced otherwise).
-    synced: () => p2p?.synced() ?? true,
+    synced,
     p2p: () => p2p,
     now: () => Math.floor(Date.now() / 1000),
     log,
+    metrics,
   };
+  const routePaths = ROUTES.map((r) => r.path);
 
   const app = createApp(ROUTES, node, log.error);
   app.use(
@@ -153,6 +169,7 @@ async function main(): Promise<number> {
   const streams = new StreamHub(node, log);
   try {
     const server = await listen(app, config.rpc.host, config.rpc.port);
+    metrics.observeHttp(server, 'rpc', routePaths);
     const closeStreams = attachStreams(server, streams, log.warn);
     teardown.push(() => {
       closeStreams();
@@ -166,6 +183,7 @@ async function main(): Promise<number> {
     const { host, port } = config.publicRpc;
     try {
       const pub = await startPublicRpc(ROUTES, node, host, port, log.error, streams);
+      metrics.observeHttp(pub.server, 'public', routePaths);
       teardown.push(() => {
         pub.closeStreams();
         return closeServer(pub.server);
@@ -222,6 +240,7 @@ async function main(): Promise<number> {
       return cannotListen(bind, e);
     }
     streams.attachPeers(p2p.manager);
+    metrics.attachPeers(p2p.manager);
     log.info(`P2P endpoint is ${formatEndpoint({ host: bind.host, port: p2p.endpoint!.port })}.`);
     log.info(dialPlanLine(config.network, config.connect, seeds, table, config.seedTable ? 'WARTNODE_SEEDS' : 'built-in'));
     if (p2p.ws) log.info(`WebSocket P2P endpoint is ${config.ws!.tls ? 'wss' : 'ws'}://${config.ws!.host}:${p2p.ws.port}.`);

@@ -248,7 +248,9 @@ function routeSection(r: Route<any>): string {
     out.push('');
   }
   if (r.method === 'POST' && r.path === '/transaction/add') out.push('Body: see [Transactions](#transactions).', '');
-  if (r.raw) {
+  if (r.raw && r.text) {
+    out.push(`Answer: a text of media type \`${r.text}\`, not JSON.`, '');
+  } else if (r.raw) {
     out.push('Answer: the document itself, without the envelope.', '');
   } else if (r.response === null) {
     out.push('Answer: `{"code":0}`.', '');

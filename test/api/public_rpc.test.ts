@@ -64,7 +64,10 @@ function call(port: number, method: string, path: string, agent: Agent, body?: s
       res.on('data', (d) => {
         text += d;
       });
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
+      // JSON, but for the text routes (`/metrics`).
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: /^text\/plain/.test(res.headers['content-type'] ?? '') ? text : JSON.parse(text) }),
+      );
     });
     req.on('error', reject);
     req.end(body);

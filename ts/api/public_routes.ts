@@ -76,6 +76,8 @@ export const PRIVATE_ROUTES: ReadonlySet<string> = new Set([
   'GET /debug/fakemine',
   'GET /debug/fakemine/:address',
   'GET /debug/rollback',
+  // Ours: what an operator scrapes (Prometheus), never public.
+  'GET /metrics',
 ]);
 
 export const routeKey = (r: Pick<Route, 'method' | 'path'>): string => `${r.method} ${r.path}`;

@@ -40,6 +40,8 @@ interface RouteParts<T> {
   response: Shape<T> | null;
   /** The document is sent as is, without the envelope (`/debug/json_schemas`). */
   raw?: boolean;
+  /** With `raw`: the handler's answer is a text of this media type, sent as is (`/metrics`), not JSON. */
+  text?: string;
   /** What the route is for, one or two sentences of docs/api.md (scripts/docs/api_doc.ts). */
   doc?: string;
   /** Path and query parameters whose meaning differs from the docs glossary, or that it lacks. */

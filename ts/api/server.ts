@@ -174,6 +174,12 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
     const cacheable = !r.raw && r.response !== null && !rule.voidSuccess && rule.envelope !== 'text';
     /** Sends `data` as `writer` writes it, reshaped on `view`; returns the text when it may be kept (answerKey). */
     const reply = async (ctx: Koa.Context, data: unknown, params: Record<string, string>, view: ReadView): Promise<string | undefined> => {
+      if (r.raw && r.text !== undefined) {
+        ctx.status = 200;
+        ctx.type = r.text;
+        ctx.body = data as string;
+        return;
+      }
       if (r.raw) return void send(ctx, 200, data);
       if (r.response === null || rule.voidSuccess) return void send(ctx, 200, rule.voidInData ? { code: 0, data: writer.voidReply } : writer.voidReply, writer);
       // The contract is the views' own form: nothing to adapt.

@@ -8,6 +8,7 @@ import type { Chain } from '../chain/chain.js';
 import type { MempoolService } from '../mempool/service.js';
 import type { P2PNode } from '../p2p/service.js';
 import type { VerifiedSnapshot } from '../consensus/signed_snapshot.js';
+import type { NodeMetrics } from './metrics.js';
 
 export interface StoreInfo {
   chainDBPath: string;
@@ -35,6 +36,8 @@ export interface ReadServices {
   signedSnapshot(): VerifiedSnapshot | null;
   /** Unix seconds now (the only clock the routes use). */
   now(): number;
+  /** The node's metrics (`/metrics`). */
+  metrics: Pick<NodeMetrics, 'render'>;
   log: { info(line: string): void; warn(line: string): void };
 }
 

@@ -56,6 +56,9 @@ export type { StoredBlock };
  */
 const GROUP_RECORDS = 20_000;
 
+/** Seconds since an arbitrary origin, never going back. */
+const monotonicSeconds = (): number => performance.now() / 1000;
+
 export interface AppendOptions {
   /** Local clock for the future-timestamp rule (Unix seconds). */
   now: number;
@@ -86,6 +89,8 @@ export class Chain implements HeaderChainView {
     readonly params: NetworkParams,
     /** A branch's group is written once it holds this many records (smaller in tests). */
     private readonly groupRecords = GROUP_RECORDS,
+    /** Seconds on a monotonic clock: how long each block's application took (the append event's `applySeconds`). */
+    private readonly clock: () => number = monotonicSeconds,
   ) {
     this.headers = new PackedHeaders(params);
     this.marker = new HeadMarker(db.location);
@@ -95,8 +100,8 @@ export class Chain implements HeaderChainView {
    * Loads the header chain of the last complete block and checks it against what was committed
    * (integrity.ts); throws a StoreFailure naming the damage.
    */
-  static async open(db: Db, params: NetworkParams, opts: { groupRecords?: number } = {}): Promise<Chain> {
-    const c = new Chain(db, params, opts.groupRecords);
+  static async open(db: Db, params: NetworkParams, opts: { groupRecords?: number; clock?: () => number } = {}): Promise<Chain> {
+    const c = new Chain(db, params, opts.groupRecords, opts.clock);
     let check: Uint8Array | undefined;
     let length: number;
     try {
@@ -304,17 +309,26 @@ export class Chain implements HeaderChainView {
   /** Validates and appends the block at height length + 1; throws NodeError and changes nothing on failure. */
   append(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions): Promise<StoredBlock> {
     return this.change(async () => {
+      const start = this.clock();
       const pre = new Prerecovery(this.params, this.db, [{ header: raw, body: bodyBytes }], this.length, (h) => this.hashAt(h));
       await pre.before(0);
-      return this.appendBlock(raw, bodyBytes, opts, pre.parsed(0));
+      return this.appendBlock(raw, bodyBytes, opts, pre.parsed(0), false, start);
     });
   }
 
   /**
    * `body`: the body parsed already (parseBlockBody for this header's version and height; checked
-   * here) or, with `checked`, checkBlockBody's answer for this very header and body.
+   * here) or, with `checked`, checkBlockBody's answer for this very header and body. `start`: when
+   * the block's application began on the clock (its signatures' recovery included).
    */
-  private async appendBlock(raw: Uint8Array, bodyBytes: Uint8Array, opts: AppendOptions, body?: Body, checked = false): Promise<StoredBlock> {
+  private async appendBlock(
+    raw: Uint8Array,
+    bodyBytes: Uint8Array,
+    opts: AppendOptions,
+    body?: Body,
+    checked = false,
+    start = this.clock(),
+  ): Promise<StoredBlock> {
     const hc = checkHeader(this.params, this, raw, { now: opts.now, skipPow: opts.skipPow });
     const h = hc.height;
     this.checkSnapshot(h, hc.hash);
@@ -358,7 +372,7 @@ export class Chain implements HeaderChainView {
       body: bodyBytes,
       firstHistoryId: applied.firstHistoryId,
     };
-    await this.emit({ kind: 'append', block, body });
+    await this.emit({ kind: 'append', block, body, applySeconds: this.clock() - start });
     return block;
   }
 
@@ -392,8 +406,9 @@ export class Chain implements HeaderChainView {
         const pre = new Prerecovery(this.params, this.group, branch, fork, (h) => this.hashAt(h));
         try {
           for (const [i, b] of branch.entries()) {
+            const start = this.clock();
             await pre.before(i);
-            applied.push(await this.appendBlock(b.header, b.body, opts, b.checked ?? pre.parsed(i), b.checked !== undefined));
+            applied.push(await this.appendBlock(b.header, b.body, opts, b.checked ?? pre.parsed(i), b.checked !== undefined, start));
           }
         } finally {
           // The blocks applied are valid, even when a later one is not: written, then rolled back below.
@@ -537,7 +552,11 @@ function headRecords(height: number, tipHash: Uint8Array, headerCrc: number): Ba
 }
 
 export type ChainEvent =
-  | { kind: 'append'; block: StoredBlock; body: Body }
+  /**
+   * `applySeconds`: how long the block's application took (checks, signature recovery, ledger,
+   * its write; in a branch the group's write is shared and not counted), on the chain's clock.
+   */
+  | { kind: 'append'; block: StoredBlock; body: Body; applySeconds: number }
   | { kind: 'rollback'; block: StoredBlock }
   /** A better signed snapshot was kept; `rolledBack`: the chain was cut to its height − 1 first. */
   | { kind: 'snapshot'; snapshot: VerifiedSnapshot; rolledBack: boolean };

@@ -57,6 +57,8 @@ function expandIPv6(ip: string): string[] {
 }
 
 export class BanList {
+  /** Bans imposed since start (a ban renewed before it ends counts again). */
+  imposed = 0;
   private readonly offenseLog: Offense[] = [];
   private readonly bans = new Map<string, { untilMs: number; code: number }>();
   private nextSeq = 1n;
@@ -89,6 +91,7 @@ export class BanList {
     const ban = { key: banKey(ip), untilMs: nowMs + BAN_DURATION_MS, code };
     this.bans.set(ban.key, ban);
     this.db?.putBan(ban);
+    this.imposed++;
     return true;
   }
 

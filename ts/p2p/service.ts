@@ -82,6 +82,8 @@ export class P2PNode implements PeerHost {
   private readonly startedMs: number;
   /** Blocks the local chain lost in rollbacks since start (throttling slack, §3.8). */
   private rolledBack = 0;
+  /** Chain announcements (Append, Fork, SignedPinRollback) sent to peers since start, one per peer. */
+  announcementsSent = 0;
 
   private constructor(private readonly opts: P2POptions) {
     const { chain, log } = opts;
@@ -169,7 +171,11 @@ export class P2PNode implements PeerHost {
       this.opts.chain
         .locked(async () => {
           const m = this.description.flush();
-          if (m) for (const p of this.manager.connected()) p.send(m);
+          if (m)
+            for (const p of this.manager.connected()) {
+              p.send(m);
+              this.announcementsSent++;
+            }
           // After the announcement: our snapshot to peers below it (§3.6 "after every append or rollback").
           for (const p of this.manager.initialized()) this.snapshots.offer(p);
         })

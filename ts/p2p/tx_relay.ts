@@ -95,7 +95,20 @@ export function fromWire(t: WireTransaction): SignedRequest | null {
   return { payload: p, pinHeight: t.id.pinHeight, nonceId: t.id.nonceId, feeCode: t.feeCode, feeE8: fee16Decode(t.feeCode), signature: t.signature };
 }
 
+/** Transactions relayed since start (the `/metrics` relay counters). */
+export interface RelayCounts {
+  /** Transactions in the Txrep replies peers sent us. */
+  received: number;
+  /** Transactions in our Txrep replies to peers. */
+  sent: number;
+  /** Received ones the mempool admitted. */
+  accepted: number;
+  /** Received ones the mempool refused. */
+  refused: number;
+}
+
 export class TxRelay {
+  readonly counts: RelayCounts = { received: 0, sent: 0, accepted: 0, refused: 0 };
   private readonly rejected = new ExpiringKeys(REJECTED_MS, REJECTED_LIMIT);
   private readonly inflight = new ExpiringKeys(INFLIGHT_MS, TOTAL_INFLIGHT);
   private readonly peers = new Map<Peer, PeerTxState>();
@@ -188,6 +201,7 @@ export class TxRelay {
       if (t) this.markKnown(st, feeKey(idKey, t.feeCode));
       return t ? toWire(t) : null;
     });
+    for (const t of txs) if (t) this.counts.sent++;
     peer.send({ kind: 'Txrep', legacy: peer.caps.txrep === 'LegacyTxrep', nonce: m.nonce, txs });
   }
 
@@ -206,6 +220,7 @@ export class TxRelay {
     const pool = this.mempool.pool;
     const fresh = m.txs.filter((t): t is WireTransaction => {
       if (t === null) return false;
+      this.counts.received++;
       const k = keyOf(t.id, t.feeCode);
       this.markKnown(st, k);
       const have = pool.byIdKey(transactionIdKey(t.id));
@@ -227,7 +242,9 @@ export class TxRelay {
             throw new Error('fake account id');
           }
           added++;
+          this.counts.accepted++;
         } catch {
+          this.counts.refused++;
           this.rejected.set(k, Date.now());
         } finally {
           this.admittingCount--;

@@ -7,6 +7,7 @@ import { chartRoutes } from './charts.js';
 import { debugRoutes } from './debug.js';
 import { exchangeRoutes } from './exchange.js';
 import { loadtestRoutes } from './loadtest.js';
+import { metricsRoutes } from './metrics.js';
 import { peerRoutes } from './peers.js';
 import { toolsRoutes } from './tools.js';
 import { transactionRoutes } from './transactions.js';
@@ -24,4 +25,5 @@ ROUTES.push(
   ...toolsRoutes,
   ...debugRoutes(ROUTES),
   ...loadtestRoutes,
+  ...metricsRoutes,
 );
