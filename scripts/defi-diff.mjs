@@ -25,11 +25,12 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { loadProject } from './lib/project.mjs';
+import { Num, big, leafDiffs, numOf, parseJson, sortedJson, writeJson } from './lib/exact-json.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUR_DIR = resolve(process.env.OUR_DIR ?? join(HERE, '..'));
@@ -224,124 +225,6 @@ function start(label, cmd, args, env = {}, quietStart = false) {
 let finished = false;
 
 // ---------------------------------------------------------------------------------------------
-// JSON with exact numbers: numbers are kept as their text (class Num), so u64 values and the
-// printed form of doubles are compared exactly; bigint is written as digits.
-class Num {
-  constructor(t) {
-    this.t = t;
-  }
-}
-function parseJson(text) {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
-  };
-  const fail = () => {
-    throw new SyntaxError(`bad JSON at ${i}: ${text.slice(Math.max(0, i - 20), i + 20)}`);
-  };
-  const value = () => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const o = {};
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return o;
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail();
-        const k = str();
-        ws();
-        if (text[i++] !== ':') fail();
-        o[k] = value();
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return o;
-        }
-        fail();
-      }
-    }
-    if (c === '[') {
-      i++;
-      const a = [];
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return a;
-      }
-      for (;;) {
-        a.push(value());
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return a;
-        }
-        fail();
-      }
-    }
-    if (c === '"') return str();
-    const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
-    if (m) {
-      i += m[0].length;
-      return new Num(m[0]);
-    }
-    for (const [w, v] of [
-      ['true', true],
-      ['false', false],
-      ['null', null],
-    ])
-      if (text.startsWith(w, i)) {
-        i += w.length;
-        return v;
-      }
-    return fail();
-  };
-  const str = () => {
-    const m = /^"(?:[^"\\]|\\.)*"/s.exec(text.slice(i));
-    if (!m) fail();
-    i += m[0].length;
-    return JSON.parse(m[0]);
-  };
-  const v = value();
-  ws();
-  if (i !== text.length) fail();
-  return v;
-}
-function writeJson(v) {
-  if (v instanceof Num) return v.t;
-  if (typeof v === 'bigint') return v.toString();
-  if (Array.isArray(v)) return `[${v.map(writeJson).join(',')}]`;
-  if (v && typeof v === 'object')
-    return `{${Object.keys(v)
-      .map((k) => `${JSON.stringify(k)}:${writeJson(v[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
-const sortedJson = (v) =>
-  v && typeof v === 'object' && !(v instanceof Num) && !Array.isArray(v)
-    ? `{${Object.keys(v)
-        .sort()
-        .map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`)
-        .join(',')}}`
-    : Array.isArray(v)
-      ? `[${v.map(sortedJson).join(',')}]`
-      : writeJson(v);
-const big = (v) => (v instanceof Num ? BigInt(v.t) : typeof v === 'bigint' ? v : BigInt(v ?? 0));
-const numOf = (v) => (v instanceof Num ? Number(v.t) : Number(v));
-
-// ---------------------------------------------------------------------------------------------
 // HTTP.
 const OURS = { name: 'ours', rpc: `127.0.0.1:${PORT_BASE + 1}`, p2p: `127.0.0.1:${PORT_BASE + 2}` };
 const REF = { name: 'ref', rpc: `127.0.0.1:${PORT_BASE + 3}`, p2p: `127.0.0.1:${PORT_BASE + 4}` };
@@ -374,34 +257,19 @@ const dataOf = (r) => (codeOf(r.json) === 0 ? r.json.data : undefined);
 // ---------------------------------------------------------------------------------------------
 // Signing with the project's code: a small entry over ts/core and ts/kernel, bundled with the
 // checkout's own esbuild.
-async function loadSigner() {
-  const esbuild = createRequire(join(OUR_DIR, 'package.json'))('esbuild');
-  const out = join(work, 'sign.mjs');
-  await esbuild.build({
-    stdin: {
-      contents: [
-        "export { txHash, assetNameBytes } from './ts/core/transaction.ts';",
-        "export { signDigest, addressOfPrivateKey, isValidPrivateKey } from './ts/core/keys.ts';",
-        "export { formatAddress } from './ts/core/address.ts';",
-        "export { toHex, fromHexExact } from './ts/core/hex.ts';",
-        "export { initKernel } from './ts/kernel/instance.ts';",
-        "export { fee16Decode, fee16Encode } from './ts/kernel/fee16.ts';",
-      ].join('\n'),
-      resolveDir: OUR_DIR,
-      loader: 'ts',
-      sourcefile: 'defi-diff-sign.ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: out,
-    logLevel: 'error',
-  });
-  const m = await import(pathToFileURL(out).href);
-  await m.initKernel();
-  return m;
-}
+const loadSigner = () =>
+  loadProject(
+    OUR_DIR,
+    [
+      "export { txHash, assetNameBytes } from './ts/core/transaction.ts';",
+      "export { signDigest, addressOfPrivateKey, isValidPrivateKey } from './ts/core/keys.ts';",
+      "export { formatAddress } from './ts/core/address.ts';",
+      "export { toHex, fromHexExact } from './ts/core/hex.ts';",
+      "export { initKernel } from './ts/kernel/instance.ts';",
+      "export { fee16Decode, fee16Encode } from './ts/kernel/fee16.ts';",
+    ],
+    join(work, 'sign.mjs'),
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness (xorshift128+ seeded through SHA-256).
@@ -443,28 +311,6 @@ let comparisons = 0,
 const knownSeen = new Map();
 const diffRoutes = new Map(); // pattern → count
 const short = (s) => (s.length > 400 ? s.slice(0, 400) + '…' : s);
-function leafDiffs(a, b, path, out) {
-  const isObj = (v) => v && typeof v === 'object' && !(v instanceof Num) && !Array.isArray(v);
-  if (isObj(a) && isObj(b)) {
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-      if (!(k in a)) out.push({ path: `${path}.${k}`, ours: '(absent)', ref: sortedJson(b[k]) });
-      else if (!(k in b)) out.push({ path: `${path}.${k}`, ours: sortedJson(a[k]), ref: '(absent)' });
-      else leafDiffs(a[k], b[k], `${path}.${k}`, out);
-    }
-    return;
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) {
-      out.push({ path: `${path}.length`, ours: String(a.length), ref: String(b.length), oursV: a, refV: b });
-      return;
-    }
-    a.forEach((x, i) => leafDiffs(x, b[i], `${path}[${i}]`, out));
-    return;
-  }
-  const sa = sortedJson(a),
-    sb = sortedJson(b);
-  if (sa !== sb) out.push({ path, ours: sa, ref: sb });
-}
 const routeKeyOf = (path) => path.replace(/[0-9a-f]{48,64}/g, ':x').replace(/\/\d+/g, '/:n');
 const PRINT_PER_PATTERN = 3;
 /** Counts a difference and prints it (with --brief only the first few of each (route, JSON path) pattern). */
