@@ -254,11 +254,11 @@ export const V0_8: Generation = {
     'GET /chart/hashrate/block/:from/:to/:window': { paths: ['/chain/hashrate/chart/:from/:to/:window'] },
     'GET /account/:account/coin_balance': {
       paths: ['/account/:account/balance'],
-      // An address without an account keeps its address here (accountId null); an unknown id has neither.
-      reshape: reshape(obj({ balance: str, balanceE8: u64, address: nullable(Address), accountId: nullable(u64) }), (v, ctx) => ({
+      // Without an account (an unknown address or id) both are null, as 0.8.20 answers (scripts/mainnet-diff.mjs).
+      reshape: reshape(obj({ balance: str, balanceE8: u64, address: nullable(Address), accountId: nullable(u64) }), (v) => ({
         balance: v.coin.total.str,
         balanceE8: v.coin.total.E8,
-        address: v.account?.address ?? (ctx.params.account.length === 48 ? ctx.params.account.toLowerCase() : null),
+        address: v.account?.address ?? null,
         accountId: v.account?.accountId ?? null,
       })),
     },
@@ -275,9 +275,12 @@ export const V0_8: Generation = {
         value: async (v, ctx) => {
           const a = await resolveAccount(ctx.view, accountParam(ctx.params.account));
           const b = a.accountId === null ? 0n : (await balanceOf(dbReader(ctx.view.db), a.accountId, COIN_TOKEN_ID)).total;
+          // 0.8.20 binds beforeId as a signed 64-bit SQL parameter (chain_db.cpp lookup_history_100_desc):
+          // from 2^63 on it is negative, and no entry lies before it.
+          const none = BigInt(ctx.params.beforeId) >= 2n ** 63n;
           return {
-            perBlock: v.perBlock.map((x: Obj) => ({ height: x.height, confirmations: x.confirmations, transactions: x.body })),
-            fromId: v.fromId,
+            perBlock: none ? [] : v.perBlock.map((x: Obj) => ({ height: x.height, confirmations: x.confirmations, transactions: x.body })),
+            fromId: none ? 0 : v.fromId,
             balance: amountText(b),
             balanceE8: b,
           };
@@ -293,7 +296,13 @@ export const V0_8: Generation = {
     },
     'GET /transaction/latest': {
       reshape: {
-        value: (v) => ({ fromId: v.fromId, count: v.perBlock.length, perBlock: v.perBlock }),
+        // As 0.8.20 lists its last entries (state.cpp api_get_latest_txs): newest first, blocks and the
+        // transfers within each; `count` is the number of entries.
+        value: (v) => ({
+          fromId: v.fromId,
+          count: v.perBlock.reduce((n: number, b: Obj) => n + b.body.rewards.length + b.body.transfers.length, 0),
+          perBlock: [...v.perBlock].reverse().map((b: Obj) => ({ ...b, body: { rewards: b.body.rewards, transfers: [...b.body.transfers].reverse() } })),
+        }),
         schema: () => obj({ fromId: u64, count: int, perBlock: arr(Block8) }).schema,
       },
     },
