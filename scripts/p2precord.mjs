@@ -108,6 +108,8 @@ export function startProxy({ listenPort, targetPort, connector, acceptor, admit 
     conns,
     ready,
     cut,
+    /** Sockets open now (both ends of each forwarded connection). */
+    liveCount: () => live.size,
     close: () =>
       new Promise((r) => {
         cut();
@@ -370,6 +372,21 @@ export function decode(type, p) {
   }
 }
 
+const frameChecksumOk = (all, o, L) =>
+  Buffer.compare(
+    createHash('sha256')
+      .update(all.subarray(o + 8, o + 8 + L))
+      .digest()
+      .subarray(0, 4),
+    all.subarray(o + 4, o + 8),
+  ) === 0;
+/** A whole frame with a known code and a verified checksum starts at `o`. */
+function verifiedFrameAt(all, o) {
+  if (o + 10 > all.length) return false;
+  const L = all.readUInt32BE(o);
+  return L >= 2 && o + 8 + L <= all.length && all[o + 8] === 0 && NAMES[all[o + 9]] !== undefined && frameChecksumOk(all, o, L);
+}
+
 function frames(chunks, role, dir) {
   const all = Buffer.concat(chunks.map((c) => c.data));
   const ends = [];
@@ -381,6 +398,16 @@ function frames(chunks, role, dir) {
   const tAt = (lastByte) => ends.find((e) => e.end > lastByte)?.t ?? ends[ends.length - 1]?.t ?? 0;
   const out = [];
   const push = (o, n, type, decoded) => out.push({ dir, t_ms: +tAt(o + n - 1).toFixed(1), type, hex: hx(all.subarray(o, o + n)), decoded });
+  /** Pushes the frame at `o` (it is whole), returns its end. */
+  const pushFrame = (o) => {
+    const L = all.readUInt32BE(o);
+    const type = all[o + 9];
+    const decoded = decode(type, all.subarray(o + 10, o + 8 + L));
+    if (!frameChecksumOk(all, o, L)) decoded.checksum = 'MISMATCH';
+    if (all[o + 8]) decoded.typeHighByte = all[o + 8];
+    push(o, 8 + L, { code: type, name: NAMES[type] ?? `type${type}` }, decoded);
+    return o + 8 + L;
+  };
   let o = 0;
   if (role === 'connector') {
     if (all.length < 24) {
@@ -399,9 +426,16 @@ function frames(chunks, role, dir) {
       },
     );
     o = 24;
-    if (all.length >= 25) {
-      push(24, 1, { code: null, name: 'HandshakeAck (1 byte)' }, { byte: all[24] });
-      o = 25;
+    // The ack byte follows the hello, except from a connector before 0.9 (0.8.20), whose Init may come
+    // first (ts/p2p/handshake.ts AckStream): each frame that starts here and verifies is taken as
+    // such, the first byte where none does is the ack.
+    while (o < all.length) {
+      if (!verifiedFrameAt(all, o)) {
+        push(o, 1, { code: null, name: 'HandshakeAck (1 byte)' }, { byte: all[o], ...(o > 24 ? { afterFrames: true } : {}) });
+        o += 1;
+        break;
+      }
+      o = pushFrame(o);
     }
   } else {
     if (all.length < 22) {
@@ -419,21 +453,7 @@ function frames(chunks, role, dir) {
   while (o + 10 <= all.length) {
     const L = all.readUInt32BE(o);
     if (L < 2 || o + 8 + L > all.length) break;
-    const type = all[o + 9];
-    const payload = all.subarray(o + 10, o + 8 + L);
-    const ok =
-      Buffer.compare(
-        createHash('sha256')
-          .update(all.subarray(o + 8, o + 8 + L))
-          .digest()
-          .subarray(0, 4),
-        all.subarray(o + 4, o + 8),
-      ) === 0;
-    const decoded = decode(type, payload);
-    if (!ok) decoded.checksum = 'MISMATCH';
-    if (all[o + 8]) decoded.typeHighByte = all[o + 8];
-    push(o, 8 + L, { code: type, name: NAMES[type] ?? `type${type}` }, decoded);
-    o += 8 + L;
+    o = pushFrame(o);
   }
   if (o < all.length) push(o, all.length - o, { code: null, name: 'TrailingBytes (incomplete frame at close)' }, { bytes: all.length - o });
   return out;

@@ -23,19 +23,46 @@ import { waitFor } from './peers.js';
 
 export type Generation = '0.10' | '0.8';
 
+/** The side a connection's other end played: the reference, or a peer the recording script scripted. */
+export type Side = 'ref' | 'script';
+
 export interface Unit {
-  dir: 'ref→ours' | 'ours→ref';
+  dir: 'ref→ours' | 'ours→ref' | 'script→ours' | 'ours→script';
   t_ms: number;
   type: { code: number | null; name: string };
   hex: string;
   decoded: any;
 }
 
+export interface Block {
+  height: number;
+  hash: string;
+  header: string;
+  body: string;
+}
+
+export interface Connection {
+  connector: 'ours' | Side;
+  acceptor: 'ours' | Side;
+  /** The part of the recording it belongs to (mainnet-interop.mjs), e.g. "sync", "ref-longer". */
+  phase?: string;
+  messages: Unit[];
+}
+
 export interface Transcript {
   reference: string;
   scenario: string;
-  connections: { connector: 'ours' | 'ref'; acceptor: 'ours' | 'ref'; messages: Unit[] }[];
-  chain: { blocks: { height: number; hash: string; header: string; body: string }[]; keys: Record<string, { address: string }> };
+  /**
+   * The network our node ran: "regtest-mainnet" (scripts/mainnet-interop.mjs); the older files
+   * (--regtest) have an object here describing the wire (magic and ports).
+   */
+  network?: string | Record<string, unknown>;
+  connections: Connection[];
+  /**
+   * `blocks`: the chain the messages came from. A reorg (mainnet-interop.mjs) keeps the common base
+   * there (1..forkHeight) and each side's branch above it in `ours` and `ref`.
+   */
+  chain: { blocks: Block[]; forkHeight?: number; ours?: Block[]; ref?: Block[]; keys: Record<string, { address: string }> };
   transactions?: {
     submittedTo: string;
     txHash: string;
@@ -52,6 +79,14 @@ export interface Transcript {
 export function loadTranscript(name: string): Transcript {
   return JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/p2p', `${name}.json`), 'utf8'));
 }
+
+/** The network option our node ran the recording with. */
+export function networkOf(t: Transcript): '--regtest' | '--regtest-mainnet' {
+  return t.network === 'regtest-mainnet' ? '--regtest-mainnet' : '--regtest';
+}
+
+/** The side of `c` that is not our node. */
+export const sideOf = (c: Connection): Side => (c.connector === 'ours' ? (c.acceptor as Side) : c.connector);
 
 /** The request code each reply code answers. */
 const ANSWERS: Record<number, number> = { 5: 4, 29: 28, 7: 6, 9: 8, 11: 10, 15: 14, 31: 14 };
@@ -107,6 +142,10 @@ export interface ReplayOptions {
   transcript: Transcript;
   /** Called before a reference unit is sent (a test submits a transaction there, say). */
   before?: (unit: Unit) => Promise<void>;
+  /** The side replayed (default the reference). */
+  side?: Side;
+  /** The chain the emulated peer answers from (default the transcript's `chain.blocks`). */
+  blocks?: Block[];
 }
 
 /** The reference's side of one recorded connection, on `socket` (connected to our node either way). */
@@ -140,9 +179,10 @@ export class ReplayPeer {
 
   /** Replays the recorded units of `connection` (ref→ours), then emulates until stop(). */
   async replay(units: Unit[]): Promise<void> {
-    const recordedOurs = units.filter((u) => u.dir === 'ours→ref' && u.type.code !== null);
+    const side = this.opts.side ?? 'ref';
+    const recordedOurs = units.filter((u) => u.dir === `ours→${side}` && u.type.code !== null);
     for (const u of units) {
-      if (u.dir !== 'ref→ours' || this.stopped || this.closed) continue;
+      if (u.dir !== `${side}→ours` || this.stopped || this.closed) continue;
       await this.opts.before?.(u);
       const bytes = fromHex(u.hex);
       if (u.type.code === null) {
@@ -158,6 +198,9 @@ export class ReplayPeer {
       }
       const wait = u.t_ms - (Date.now() - this.start);
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      // A connector before 0.9 (0.8.20) may send its Init before its ack byte (handshake.ts
+      // AckStream), but after our reply: so does the replay.
+      if (this.refIsConnector && !this.decoder) await waitFor('our handshake reply', async () => this.handshakeBytes.length >= 22, 15_000);
       const code = u.type.code;
       const requestCode = ANSWERS[code];
       if (requestCode === undefined) {
@@ -218,7 +261,7 @@ export class ReplayPeer {
   }
 
   private answer(m: Message): void {
-    const blocks = this.opts.transcript.chain.blocks;
+    const blocks = this.opts.blocks ?? this.opts.transcript.chain.blocks;
     const byHeight = (h: number) => blocks.find((b) => b.height === h)!;
     if (m.kind === 'Ping') return this.sendMessage({ kind: 'Pong', v2: m.v2, nonce: m.nonce, addresses: [], txids: [] });
     if (m.kind === 'Batchreq') {
