@@ -27,6 +27,7 @@
 //   VECTORS   when set (test/vectors/p2p), the transcripts are also written there as
 //             ref-0.8.20-mainnet-<scenario>.json, replayed by test/p2p/transcripts.test.ts
 //   BLOCKS (1500), BASE (20) the chain length of the sync cases, of the others' common base
+//   REORG_SHORT (4), REORG_LONG (REORG_SHORT + 2) the branches each side mines in a reorg round
 // Topology (all on loopback, ports 45100-45999): the reference binds 127.0.0.1:Q, our node 127.0.0.2:X;
 // the proxy listens on 127.0.0.1:X (to ours, leaving from 127.0.0.2) and on 127.0.0.2:Q (to the
 // reference). Each node sees the other's claimed listen port at an address that is the proxy, so
@@ -432,8 +433,8 @@ async function syncToRef() {
   return r;
 }
 
-const REORG_SHORT = 4,
-  REORG_LONG = 6;
+const REORG_SHORT = Number(process.env.REORG_SHORT ?? 4),
+  REORG_LONG = Number(process.env.REORG_LONG ?? REORG_SHORT + 2);
 
 async function reorg() {
   const wOurs = newWallet(),
