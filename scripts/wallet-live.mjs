@@ -8,11 +8,14 @@
 // "internal error". Prints a table command × reference, PASS/FAIL. Not part of `make test` (it
 // needs the reference binaries).
 //
-// Usage: node scripts/wallet-live.mjs [0.8.20] [0.10.3]      (default: both, in this order)
+// Usage: node scripts/wallet-live.mjs [--record DIR] [0.8.20] [0.10.3]   (default: both, in this order)
 //   0.8.20  the mainnet reference built with regtest-mainnet-0.8.patch, alone: it mines its own
 //           blocks through GET /chain/mine + POST /chain/append (solved by the project's cpu_miner)
 //   0.10.3  the DeFi reference built with regtest.patch, connected to our --regtest node (its
 //           --testnet speaks our --regtest); it mines through its own templates, ours follows
+//   --record DIR  the wallet's --node is a pass-through in front of the reference that keeps every
+//           request and answer: DIR/ref-<reference>.json (test/vectors/wallet-live/, replayed by
+//           test/wallet/live_recorded.test.ts)
 // Environment:
 //   REF08_BIN   default $REF_WORK/regtest-mainnet-0.8/build/src/node/wart-node
 //   REF010_BIN  default $REF_WORK/regtest/build/src/node/wart-node (REF_WORK: $TMPDIR/warthog-ref)
@@ -25,6 +28,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import http from 'node:http';
 import { loadProject } from './lib/project.mjs';
 import { Run, get, head, mineOne, startOurs, startRef, stop, waitSameHead, waitUntil, waitUp } from './lib/nodes.mjs';
 import { portAllocator } from './sidebyside/processes.mjs';
@@ -41,7 +45,15 @@ const REFS = {
   '0.8.20': { bin: process.env.REF08_BIN ?? `${REF_WORK}/regtest-mainnet-0.8/build/src/node/wart-node`, api: '0.8', exchange: false },
   '0.10.3': { bin: process.env.REF010_BIN ?? `${REF_WORK}/regtest/build/src/node/wart-node`, api: '0.10', exchange: true },
 };
-const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(REFS);
+const argv = process.argv.slice(2);
+const recordAt = argv.indexOf('--record');
+/** With `--record DIR`: every wallet run and the HTTP it exchanged, as DIR/ref-<reference>.json. */
+const RECORD = recordAt >= 0 ? argv.splice(recordAt, 2)[1] : null;
+if (recordAt >= 0 && !RECORD) {
+  console.error('--record takes a folder');
+  process.exit(2);
+}
+const chosen = argv.length ? argv : Object.keys(REFS);
 for (const r of chosen) {
   if (!(r in REFS)) {
     console.error(`unknown reference ${r}; references: ${Object.keys(REFS).join(' ')}`);
@@ -121,7 +133,45 @@ async function step(ref, row, fn) {
 // The wallet as a user runs it: a process, its output and exit code; every run logged.
 
 const WALLET_LOG = join(OUT, 'wallet.log');
+/** What --record keeps: the runs, and the exchanges of the run under way. */
+const recording = { runs: [], exchanges: null, url: null, wallets: null };
+/**
+ * With --record the wallet's --node is this pass-through at 127.0.0.1:port in front of the
+ * reference: each request forwarded as is, the answer returned as is (a connection the reference
+ * closes without answering is closed too) and both kept for the run under way.
+ */
+function recordingProxy(target, listenPort) {
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      const x = { method: req.method, path: req.url, ...(body ? { body } : {}) };
+      recording.exchanges?.push(x);
+      const up = http.request(`${target}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r) => {
+        const back = [];
+        r.on('data', (c) => back.push(c));
+        r.on('end', () => {
+          x.status = r.statusCode;
+          x.answer = Buffer.concat(back).toString();
+          res.writeHead(r.statusCode, r.headers);
+          res.end(x.answer);
+        });
+      });
+      up.on('error', (e) => {
+        x.closed = e.code ?? e.message;
+        req.socket.destroy();
+      });
+      up.end(body || undefined);
+    });
+  });
+  return new Promise((resolve) => server.listen(listenPort, '127.0.0.1', () => resolve(server)));
+}
+/** A recorded text without the machine's paths and ports. */
+const scrub = (text) => text.replaceAll(recording.url, 'http://reference').replaceAll(`${recording.wallets}/`, '').replaceAll(OUT, 'OUT');
+
 function startWallet(args, env = {}) {
+  if (RECORD) recording.exchanges = [];
   const proc = spawn(process.execPath, [WALLET_BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, WARTNODE_WALLET_PASSPHRASE: '', ...env },
@@ -140,6 +190,16 @@ function startWallet(args, env = {}) {
         WALLET_LOG,
         `$ wartnode-wallet ${args.join(' ')}\nexit ${code}\n${stdout ? `stdout:\n${stdout}` : ''}${stderr ? `stderr:\n${stderr}` : ''}\n`,
       );
+      if (RECORD) {
+        recording.runs.push({
+          args: args.map(scrub),
+          exit: code,
+          stdout: scrub(stdout),
+          stderr: scrub(stderr),
+          exchanges: recording.exchanges.map((x) => JSON.parse(scrub(JSON.stringify(x)))),
+        });
+        recording.exchanges = null;
+      }
       resolve({ code, stdout, stderr });
     }),
   );
@@ -275,7 +335,14 @@ async function session(refName) {
     return h;
   };
 
-  const url = ref.url;
+  let url = ref.url;
+  let proxy = null;
+  if (RECORD) {
+    const p = port();
+    proxy = await recordingProxy(ref.url, p);
+    url = `http://127.0.0.1:${p}`;
+    Object.assign(recording, { runs: [], url, wallets });
+  }
   const fileA = join(wallets, 'a.json'),
     fileB = join(wallets, 'b.json'),
     fileE = join(wallets, 'e.json'),
@@ -485,6 +552,24 @@ async function session(refName) {
     await exchange(refName, { R, ok, asA, asB, A, B: B, mine, mined, pending });
   }
 
+  if (RECORD) {
+    proxy.close();
+    mkdirSync(RECORD, { recursive: true });
+    const doc = {
+      reference: refName,
+      binary: spec.exchange
+        ? 'warthog-network/core defi 58031328 (0.10.3), regtest.patch, run with --testnet'
+        : 'warthog-network/core master a59f7ddf (0.8.20), regtest-mainnet-0.8.patch, run with --testnet',
+      recordedBy: 'scripts/wallet-live.mjs --record',
+      recordedAt: new Date().toISOString().slice(0, 10),
+      note: "Every wallet run against the reference, in order: its arguments, exit code and output, and each HTTP request it made with the reference's answer as sent (a request the reference closed without answering has `closed`). The wallet's --node was a pass-through in front of the reference, written http://reference; wallet files by name.",
+      runs: recording.runs,
+    };
+    const text = JSON.stringify(doc, null, 1);
+    if (/\/w[o]rk\/|\/t[m]p\//.test(text)) throw new Error('machine path in the recording');
+    writeFileSync(join(RECORD, `ref-${refName}.json`), text);
+    run.log(`${refName}: ${recording.runs.length} wallet runs recorded in ${join(RECORD, `ref-${refName}.json`)}`);
+  }
   await stop(ref.proc);
   if (ours) await stop(ours.proc);
 }
@@ -512,12 +597,7 @@ async function exchange(refName, { R, ok: run, asA, asB, A, B, mine, mined }) {
     const h = await mined(t, A);
     shares0 = await R.tokenU64(A, `liquidity:${asset}`);
     const pool = await R.data(`/dex/market/${asset}`).catch(() => null);
-    note(
-      refName,
-      'liquidity deposit',
-      shares0 > 0n,
-      `mined in ${h}; A holds ${shares0} pool share units; market ${JSON.stringify(pool?.pool ?? pool)?.slice(0, 120)}`,
-    );
+    note(refName, 'liquidity deposit', shares0 > 0n, `mined in ${h}; A holds ${shares0} pool share units; pool ${JSON.stringify(pool?.liquidityPool)}`);
   });
   // Pool price 0.02 WART/TOKA: a buy at 0.01 and a sell at 0.05 rest in the book.
   let buy = null,
@@ -540,8 +620,8 @@ async function exchange(refName, { R, ok: run, asA, asB, A, B, mine, mined }) {
     const ob = await ok('orders', [...asB, 'orders', B]);
     note(refName, 'orders', ob === `buy  TOKA  1.00000000 WART at 0.01 WART/TOKA, filled 0  ${buy}\n`, `B (by address): ${ob.trim()}`);
     const book = await R.data(`/dex/market/${asset}`);
-    const inBook = JSON.stringify(book);
-    note(refName, 'orders', true, `the reference's market: ${inBook.slice(0, 160)}`);
+    const side = (k) => book[k].map((o) => o.txHash);
+    note(refName, 'orders', side('wartToAssetSwaps').includes(buy) && side('assetToWartSwaps').includes(sell), "both in the reference's market book");
   });
   await step(refName, 'cancel', async () => {
     const c = hashOf(await ok('cancel', [...asB, 'cancel', buy]));
