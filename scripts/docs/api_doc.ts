@@ -9,7 +9,10 @@ import { schemaDocument, validate, type JsonSchema } from '../../ts/api/schema.j
 import { parseTxRequest } from '../../ts/api/tx_request.js';
 import { CHAIN_DELTA_EVENTS, STREAM_EVENTS } from '../../ts/api/streams/events.js';
 import { TOPICS } from '../../ts/api/streams/hub.js';
-import { ERRORS, type ErrorName } from '../../ts/core/errors.js';
+import { ERRORS, REFUSAL_CASES, type ErrorName, type RefusalCase } from '../../ts/core/errors.js';
+import { GENERATIONS } from '../../ts/api/generations/index.js';
+import { errorIn } from '../../ts/api/error_answer.js';
+import type { Generation, RefusalAnswer, RefusalTable } from '../../ts/api/generations/generation.js';
 import { formatAddress } from '../../ts/core/address.js';
 import { toHex } from '../../ts/core/hex.js';
 import { addressOfPrivateKey, signDigest } from '../../ts/core/keys.js';
@@ -296,6 +299,45 @@ function errorsSection(): string {
   return ['| code | name | text |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
+// Refusals of the reference generations: their error tables and the refusals each answers as
+// another error, a success or a bare text (ts/api/generations/v0_10.ts, v0_8.ts).
+
+function refusalRows(g: Generation, where: string, table: RefusalTable | undefined): string[] {
+  const answer = (a: RefusalAnswer): string => {
+    if (typeof a === 'string') {
+      const e = errorIn(g, a);
+      return `${e.code} ${e.error}`;
+    }
+    if ('data' in a) return `success: \`${writeJson({ code: 0, data: a.data })}\``;
+    return a.text === '' ? 'an empty body' : `the text \`${a.text}\``;
+  };
+  return Object.entries(table ?? {}).map(([k, a]) => {
+    const ours = Object.hasOwn(REFUSAL_CASES, k) ? REFUSAL_CASES[k as RefusalCase] : `${ERRORS[k as ErrorName][0]} (\`${k}\`)`;
+    return `| ${where} | ${ours} | ${answer(a!)} |`;
+  });
+}
+
+function generationSection(name: '0.10' | '0.8'): string {
+  const g = GENERATIONS[name];
+  const rows = [...refusalRows(g, 'any', g.refusals), ...Object.entries(g.routes).flatMap(([route, rule]) => refusalRows(g, `\`${route}\``, rule.refusals))];
+  const own = Object.entries(g.errors).map(([n, e]) => `| \`${n}\` | ${ERRORS[n as ErrorName][0]} | ${e![0]} | ${e![1]} |`);
+  return [
+    `### \`--api=${name}\``,
+    '',
+    own.length > 10
+      ? `Its error table: codes and texts of our errors as it numbers and writes them; an error not listed keeps our code and its own text in lower case, without detail.`
+      : `Its error table is ours; an error is written with its own text, without detail${own.length ? ', and these differ' : ''}:`,
+    '',
+    ...(own.length ? ['| error | our code | code | text |', '| --- | --- | --- | --- |', ...own, ''] : []),
+    'Refusals answered as another error (or a success, or a bare body):',
+    '',
+    '| route | our refusal | answer |',
+    '| --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
 // Transactions: every type's signed bytes, field by field, with a worked example signed by the
 // example key. The JSON body is parsed by the node's own parser, and the field table must cover
 // the signing bytes exactly, so this section cannot drift from the code.
@@ -416,6 +458,8 @@ const SECTIONS: Record<string, () => string> = {
   streams: streamsSection,
   types: typesSection,
   errors: errorsSection,
+  generation_0_10: () => generationSection('0.10'),
+  generation_0_8: () => generationSection('0.8'),
   transactions: transactionsSection,
   example_pin: () => `\`${toHex(EXAMPLE_PIN.pinHash)}\``,
 };

@@ -619,7 +619,11 @@ describe.each(CLIENTS.map((c) => [c.name, c] as const))('%s', (_name, client) =>
         expect(body.code, `${client.name} POST ${path}: ${JSON.stringify(body)}`).toBe(0);
         if (body.error !== undefined) expect(body.error === null || client.generation !== '0.8').toBe(true); // Miningcore: error == null
       } else {
-        body = (await node.get(path)).body;
+        // A route the generation does not have closes the connection, as on the reference: nothing to read.
+        body = await node.get(path).then(
+          (r) => r.body,
+          () => undefined,
+        );
       }
       for (const [field, type] of call.reads) {
         const vals = at(body, field);

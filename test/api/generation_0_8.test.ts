@@ -133,7 +133,6 @@ describe('--api=0.8 answers as clients.md §2.2 lists', () => {
     ],
     ['version', () => '/tools/version', { name: 's', major: 'i', minor: 'i', patch: 'i', commit: 's' }],
     ['wallet', () => '/tools/wallet/new', { privKey: 's', pubKey: 's', address: 's' }],
-    ['signed snapshot (none yet: null)', () => '/chain/signed_snapshot', 'n?'],
     // Bare answers (no envelope).
     ['ip count (bare)', () => '/peers/ip_count', {}, true],
     ['banned (bare)', () => '/peers/banned', [{ ip: 's', expires: 'i', reason: 's' }], true],

@@ -64,9 +64,9 @@ describe.each(APIS)('--api=%s accepts every naming of POST /transaction/add', (a
     await accepted(await body(create('PRC')));
     await accepted(renameMembers(await body(create('DEC')), { precision: 'decimals' }));
   });
-  it('a body without type and without a 0.8 amount is refused with 189', async () => {
+  it('a body without type and without a 0.8 amount is refused with 189 (0.8 reads no type: a coin transfer)', async () => {
     const r = await nodes[api].post('/transaction/add', renameMembers(await body(transfer(5n)), { type: null }));
-    expect(r.body.code).toBe(189);
+    expect(r.body.code).toBe(api === '0.8' ? 0 : 189);
   });
 });
 
@@ -130,7 +130,9 @@ describe('CORS (clients.md §5)', () => {
       expect(await r.text()).toBe('');
     }
     for (const path of ['/chain/head', '/chain/block/99', '/no/such/route']) {
-      expect((await fetch(n.url + path)).headers.get('access-control-allow-origin')).toBe('*');
+      // The reference generations answer a path no route serves as the references do: not at all.
+      if (path === '/no/such/route' && api !== 'contract') await expect(fetch(n.url + path)).rejects.toThrow();
+      else expect((await fetch(n.url + path)).headers.get('access-control-allow-origin')).toBe('*');
     }
   });
 });

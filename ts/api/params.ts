@@ -2,11 +2,14 @@
 // value or throws a NodeError with the code the reference uses for that parameter kind.
 import { parseUint } from '../core/amount.js';
 import { parseAddress } from '../core/address.js';
-import { fail, quoted } from '../core/errors.js';
+import { fail, quoted, type RefusalCase } from '../core/errors.js';
 import { fromHexExact, toHex } from '../core/hex.js';
 import { assetByHash, assetById, type Asset } from '../state/assets.js';
 import { accountIdOf, addressOf, dbReader } from '../state/ledger.js';
 import type { ReadView } from '../chain/read_view.js';
+
+/** The case of a hex parameter of odd length (see RefusalCase), for the refusal of a malformed one. */
+export const oddHex = (text: string): RefusalCase | undefined => (text.length % 2 === 1 ? 'oddHex' : undefined);
 
 export function uintParam(text: string, bits: number, what: string): bigint {
   return parseUint(text, bits) ?? fail('EINV_ARGS', `${what} must be an unsigned ${bits}-bit integer, got ${quoted(text)}`);
@@ -39,7 +42,7 @@ export function accountParam(text: string): AccountParam {
 export async function resolveAccount(view: ReadView, p: AccountParam): Promise<{ accountId: bigint | null; address: Uint8Array }> {
   const s = dbReader(view.db);
   if ('address' in p) return { accountId: (await accountIdOf(s, p.address)) ?? null, address: p.address };
-  const address = (await addressOf(s, p.accountId)) ?? fail('ENOTFOUND', `no account with id ${p.accountId}`);
+  const address = (await addressOf(s, p.accountId)) ?? fail('ENOTFOUND', `no account with id ${p.accountId}`, 'unknownAccountId');
   return { accountId: p.accountId, address };
 }
 

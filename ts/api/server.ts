@@ -2,7 +2,9 @@
 // `{code, error}` with a code of the one error table (http-api-details.md §1.1, §1.3, §2), in the
 // names, shapes, numbers and envelopes of the chosen API generation (generations/, clients.md §1–§3).
 // Handled requests answer HTTP 200 like the reference; an unknown route answers 404 with code 56
-// instead of the reference's dropped connection. Browsers get CORS answers (clients.md §5).
+// (the reference generations close the connection instead, as the references do). A route's
+// refusal is answered as the generation that writes the route words it. Browsers get CORS
+// answers (clients.md §5).
 // The server opens the read view each read route runs on (route.ts) and writes its answer, the
 // generation's reshapes included, on that view; a changing route's answer is written on the view
 // its change left.
@@ -11,7 +13,7 @@ import Router from '@koa/router';
 import { createServer, maxHeaderSize as maxHeaderSizeDefault, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { NodeError, quoted } from '../core/errors.js';
-import { answerIn, errorBody, refuseOnSocket } from './error_answer.js';
+import { answerIn, errorBody, refusalIn, refuseOnSocket } from './error_answer.js';
 import { log as nodeLog } from '../log.js';
 import { adaptValue, type Generation } from './generations/generation.js';
 import { CONTRACT, GENERATIONS, servedRoutes } from './generations/index.js';
@@ -154,7 +156,9 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
   app.use(hostRequired(gen));
   app.use(cors);
   if (guard) app.use(guard);
-  const router = new Router();
+  // The references' router (uWebSockets) matches paths exactly.
+  const exact = gen.unknownRoute === 'close';
+  const router = new Router({ strict: exact, sensitive: exact });
   // Errors koa sees outside the handlers (a request stream failing): a client that went away is
   // debug, anything else an error; koa's default would print a stack for each.
   app.on('error', (e: Error & { code?: string }, ctx?: Koa.Context) => {
@@ -192,29 +196,35 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
       }
       return send(ctx, 200, rule.envelope === 'bare' ? out : { code: 0, data: out }, writer);
     };
-    /** Runs the handler; the error a generation answers as `data: null` (nullOn) is sent so, and null returned. */
-    const run = async <T>(ctx: Koa.Context, handler: () => T | Promise<T>): Promise<{ data: T } | null> => {
-      try {
-        return { data: await handler() };
-      } catch (e) {
-        if (!rule.nullOn || !(e instanceof NodeError) || e.errorName !== rule.nullOn) throw e;
-        send(ctx, 200, { code: 0, data: null }, writer);
-        return null;
-      }
+    /** Answers a refusal of this route as its writer words it (an error, or a success or a bare text where its reference answers so). */
+    const refuse = (ctx: Koa.Context, e: NodeError): void => {
+      const a = refusalIn(writer, e, rule);
+      if ('error' in a) return void send(ctx, 200, a.error, writer);
+      if ('data' in a) return void send(ctx, 200, { code: 0, data: a.data }, writer);
+      ctx.status = 200;
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = a.text;
     };
     const serve = async (ctx: Koa.Context) => {
-      const body = r.method === 'POST' ? await readJsonBody(ctx.req) : undefined;
+      try {
+        await answer(ctx);
+      } catch (e) {
+        if (!(e instanceof NodeError) || isStoreDamage(e)) throw e;
+        refuse(ctx, e);
+      }
+    };
+    const answer = async (ctx: Koa.Context) => {
+      const raw = r.method === 'POST' ? await readJsonBody(ctx.req) : undefined;
+      const body = rule.request ? rule.request(raw) : raw;
       const query: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(ctx.query)) query[k] = Array.isArray(v) ? v[v.length - 1] : v;
       const params = { ...(ctx.params as Record<string, string>), ...rule.fixedParams };
       if (r.changes) {
         const change = r;
-        const done = await run(ctx, async () => {
-          if (rule.before) await chain.read(async (view) => rule.before!({ params, view }));
-          return change.handler({ params, query, body, api, node });
-        });
+        if (rule.before) await chain.read(async (view) => rule.before!({ params, view, body }));
+        const data = await change.handler({ params, query, body, api, node });
         // What a change answers is written on the chain as the change left it.
-        if (done) await chain.read((view) => reply(ctx, done.data, params, view));
+        await chain.read((view) => reply(ctx, data, params, view));
         return;
       }
       const read = r;
@@ -239,12 +249,9 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
         const state =
           cacheable && read.dependsOn ? stateAnswerKey(ctx.url, view, read.dependsOn === 'chain+mempool' ? readServices.mempool.version : null) : null;
         if (served(state)) return;
-        const done = await run(ctx, async () => {
-          if (rule.before) await rule.before({ params, view });
-          return read.handler(req);
-        });
-        if (!done) return;
-        const text = await reply(ctx, done.data, params, view);
+        if (rule.before) await rule.before({ params, view });
+        const data = await read.handler(req);
+        const text = await reply(ctx, data, params, view);
         const keep = own && !req.uncacheable ? own : state;
         if (keep && text !== undefined) answers.set(keep, text, number);
       });
@@ -258,10 +265,17 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
     if (method === 'GET') router.get(path, handle);
     else router.post(path, handle);
   }
+  /** A request no route serves, as the references' HTTP library: no answer, the connection closed. */
+  const close = (ctx: Koa.Context) => {
+    ctx.respond = false;
+    ctx.req.socket.destroy();
+  };
   app.use(async (ctx, next) => {
     try {
+      if (exact && ctx.method === 'HEAD') return close(ctx);
       await next();
       if (ctx.body === undefined) {
+        if (exact) return close(ctx);
         send(ctx, 404, errorBody(gen, new NodeError('ENOTFOUND', `no route ${ctx.method} ${quoted(ctx.path)}`)), gen);
       }
     } catch (e) {

@@ -34,7 +34,7 @@ export function tokenSpecString(assetHash: Uint8Array, isLiquidity: boolean): st
 /** `:tokenspec` syntax; anything malformed ⇒ 307. */
 export function tokenSpecParam(text: string): TokenSpecParam {
   if (text.length < HASH_CHARS) {
-    return { tokenId: parseUint(text, 64) ?? fail('EINV_TOKEN', `${quoted(text)} is neither a token spec nor a token id`) };
+    return { tokenId: parseUint(text, 64) ?? fail('EINV_TOKEN', `${quoted(text)} is neither a token spec nor a token id`, 'tokenIdNotNumber') };
   }
   const m = /^(asset|liquidity):(.*)$/.exec(text);
   const hash = m && fromHexExact(m[2], 32);

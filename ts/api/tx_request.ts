@@ -77,9 +77,12 @@ function coinMember(o: Json, names: CoinNames, what: string): bigint {
   return v ?? fail('EBADAMOUNT', `'${strName}' must be a coin amount string with at most 8 decimals`);
 }
 
+/** A fee the 16-bit fee code writes exactly (not 0). */
+export const isExactFee = (e8: bigint): boolean => e8 !== 0n && fee16IsExact(e8);
+
 function feeMember(o: Json): { feeCode: number; feeE8: bigint } {
   const strName = ['feeStr', 'fee'].find((n) => has(o, n));
-  if (has(o, 'feeE8') === (strName !== undefined)) fail('EBADFEE', "give exactly one of 'feeE8' or 'feeStr'");
+  if (has(o, 'feeE8') === (strName !== undefined)) fail('EBADFEE', "give exactly one of 'feeE8' or 'feeStr'", strName === undefined ? 'feeMissing' : undefined);
   let e8: bigint;
   if (strName === undefined) {
     e8 = u64Member(o, 'feeE8', 'EBADFEE');
@@ -89,7 +92,7 @@ function feeMember(o: Json): { feeCode: number; feeE8: bigint } {
     if (v === null) fail('EINV_FUNDS', `'${strName}' must be a coin amount string with at most 8 decimals`);
     e8 = v!;
   }
-  if (e8 === 0n || !fee16IsExact(e8)) fail('EINEXACTFEE', `fee ${e8} E8 is not exactly representable; /tools/encode16bit gives the nearest`);
+  if (!isExactFee(e8)) fail('EINEXACTFEE', `fee ${e8} E8 is not exactly representable; /tools/encode16bit gives the nearest`);
   const feeCode = fee16Encode(e8, 'down');
   return { feeCode, feeE8: fee16Decode(feeCode) };
 }
@@ -143,12 +146,32 @@ function typePayload(type: TransactionType, o: Json): TransactionPayload {
 /** Other generations' type names (clients.md §3). */
 const TYPE_ALIASES: Record<string, TransactionType> = { wartTransfer: 'coinTransfer' };
 
+/** Whether `t` names a transaction type in some generation. */
+export const isTransactionTypeName = (t: unknown): boolean => typeof t === 'string' && (TYPES.includes(t as TransactionType) || Object.hasOwn(TYPE_ALIASES, t));
+
 /** The transaction type; 0.8 sends coin transfers without one (clients.md §2.2). */
 function typeOf(o: Json): TransactionType {
   if (o.type === undefined && has(o, 'toAddr') && given(o, AMOUNT_0_8).length) return 'coinTransfer';
   const t = typeof o.type === 'string' ? (Object.hasOwn(TYPE_ALIASES, o.type) ? TYPE_ALIASES[o.type] : o.type) : '';
   if (!TYPES.includes(t as TransactionType)) fail('ETXTYPE', `'type' must be one of ${[...TYPES, ...Object.keys(TYPE_ALIASES)].join(', ')}`);
   return t as TransactionType;
+}
+
+/**
+ * What is wrong with a `signature65` member: not 130 hex chars ('unparsable'); no low-s compact
+ * signature with recovery id 0–3 ('form'); a zero r or s, well formed otherwise, from which no key
+ * recovers ('zero'); nothing (null).
+ */
+export function signatureDefect(v: unknown): 'unparsable' | 'form' | 'zero' | null {
+  const sig = typeof v === 'string' ? fromHexExact(v, 65) : null;
+  if (!sig) return 'unparsable';
+  if (isCanonicalSignature(sig)) return null;
+  const zero = (from: number) => sig.subarray(from, from + 32).every((b) => b === 0);
+  if (!zero(0) && !zero(32)) return 'form';
+  const patched = sig.slice();
+  if (zero(0)) patched[31] = 1;
+  if (zero(32)) patched[63] = 1;
+  return isCanonicalSignature(patched) ? 'zero' : 'form';
 }
 
 export function parseTxRequest(body: unknown): SignedRequest {
@@ -160,8 +183,9 @@ export function parseTxRequest(body: unknown): SignedRequest {
   const nonceId = u32Member(o, 'nonceId', 'EBADNONCE');
   const { feeCode, feeE8 } = feeMember(o);
   const payload = typePayload(type, o);
-  const signature = typeof o.signature65 === 'string' ? fromHexExact(o.signature65, 65) : null;
-  if (!signature) fail('EPARSESIG', "'signature65' must be 130 hex chars");
-  if (!isCanonicalSignature(signature!)) fail('ECORRUPTEDSIG', 'not a valid compact recoverable signature with low s and recovery id 0–3');
-  return { payload, pinHeight, nonceId, feeCode, feeE8, signature: signature! };
+  const defect = signatureDefect(o.signature65);
+  if (defect === 'unparsable') fail('EPARSESIG', "'signature65' must be 130 hex chars");
+  if (defect)
+    fail('ECORRUPTEDSIG', 'not a valid compact recoverable signature with low s and recovery id 0–3', defect === 'form' ? 'signatureForm' : undefined);
+  return { payload, pinHeight, nonceId, feeCode, feeE8, signature: fromHexExact(o.signature65 as string, 65)! };
 }

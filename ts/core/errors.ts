@@ -192,20 +192,40 @@ export const ERRORS = {
 
 export type ErrorName = keyof typeof ERRORS;
 
+/**
+ * Cases of an error that a reference node answers otherwise than the other cases of the same error:
+ * the place that refuses names the case, and the API generations (ts/api/generations/) word it as
+ * their reference does. The contract answers the error itself.
+ */
+export const REFUSAL_CASES = {
+  // (0.10.3 refuses odd hex before it looks at the length.)
+  oddHex: 'a hex path parameter of odd length',
+  tokenIdNotNumber: 'a token spec shorter than 64 chars that is no integer token id',
+  feeMissing: 'a transaction without `feeE8` and without a fee text',
+  // (Not a zero r or s, which no key recovers from.)
+  signatureForm: 'a signature that is no low-s compact signature with recovery id 0–3',
+  unknownAccountId: 'an account id that names no account',
+} as const;
+
+export type RefusalCase = keyof typeof REFUSAL_CASES;
+
 /** An error with a code from the table; the API writes it as `{code, error}`. */
 export class NodeError extends Error {
   readonly code: number;
   readonly errorName: ErrorName;
-  constructor(name: ErrorName, detail?: string) {
+  /** The case, where one is named (see RefusalCase). */
+  readonly refusal?: RefusalCase;
+  constructor(name: ErrorName, detail?: string, refusal?: RefusalCase) {
     const [code, text] = ERRORS[name];
     super(detail ? `${text}: ${detail}` : text);
     this.code = code;
     this.errorName = name;
+    if (refusal) this.refusal = refusal;
   }
 }
 
-export const fail = (name: ErrorName, detail?: string): never => {
-  throw new NodeError(name, detail);
+export const fail = (name: ErrorName, detail?: string, refusal?: RefusalCase): never => {
+  throw new NodeError(name, detail, refusal);
 };
 
 /** The longest piece of a request an error message quotes, so an error text stays short. */

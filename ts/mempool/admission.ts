@@ -86,6 +86,12 @@ export async function admit(
     assetId,
   };
   const free = await freeBalances(state, originId, [...reservations(tx).keys()]);
+  // A balance no eviction can make up for is refused first, as the mempool would (tokens before the
+  // coin), not by the vet's trial block, which would name another reason (a sell of a token never held).
+  for (const [token, need] of [...reservations(tx)].sort(([a], [b]) => (a === 0n ? 1 : b === 0n ? -1 : a < b ? -1 : 1))) {
+    const f = free.get(token) ?? 0n;
+    if (need > f) fail(token === 0n ? 'EBALANCE' : 'ETOKBALANCE', `needs ${need}, free balance ${f}`);
+  }
   await vet?.(tx);
   mempool.insert(tx, (token) => free.get(token) ?? 0n);
   return tx;

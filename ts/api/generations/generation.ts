@@ -1,10 +1,10 @@
 // An API generation (clients.md §1–§3): the names, shapes, error numbers and envelopes one family
 // of real clients expects. A generation is data applied at the edge to the output of the one set
 // of views: key and value renames wherever they occur, reshapes of named types and of routes, route
-// aliases, an error-number table and the envelope forms. Values and schemas go through the same
-// tables (adaptValue / adaptSchema), so `/debug/json_schemas` and the tests' response validation
-// describe what the generation actually sends.
-import type { ErrorName } from '../../core/errors.js';
+// aliases, its error table and how it answers each refusal, and the envelope forms. Values and
+// schemas go through the same tables (adaptValue / adaptSchema), so `/debug/json_schemas` and the
+// tests' response validation describe what the generation actually sends.
+import type { ErrorName, RefusalCase } from '../../core/errors.js';
 import type { ApiName } from '../../config.js';
 import type { ReadView } from '../../chain/read_view.js';
 import type { JsonSchema } from '../schema.js';
@@ -27,6 +27,18 @@ export interface Reshape {
   schema(s: JsonSchema): JsonSchema;
 }
 
+/**
+ * How a generation answers one of our refusals instead: as another error (by name), as a success
+ * with this `data`, or with this bare text as the whole body.
+ */
+export type RefusalAnswer = ErrorName | { data: unknown } | { text: string };
+
+/**
+ * Refusals a generation answers otherwise, by refusal case (core/errors.ts RefusalCase) or by error
+ * name; a case is looked up before its error's name.
+ */
+export type RefusalTable = Partial<Record<RefusalCase | ErrorName, RefusalAnswer>>;
+
 export interface RouteRule {
   /** Paths this generation serves the route at, instead of the contract path. */
   paths?: string[];
@@ -42,12 +54,17 @@ export interface RouteRule {
   voidInData?: boolean;
   /** Not served in this generation. */
   absent?: boolean;
-  /** This error of the route is a success with `data` null here (0.8 `/chain/signed_snapshot`). */
-  nullOn?: ErrorName;
+  /** How this generation answers the route's refusals, where it differs from the generation's `refusals`. */
+  refusals?: RefusalTable;
+  /**
+   * The request body as this generation reads it, before the route's parser (the reference reads
+   * a JSON integer member with a cast to its C++ type); it may refuse the request by throwing a NodeError.
+   */
+  request?(body: unknown): unknown;
   /** The route's success (`data: null` in the contract) is this generation's void reply (`POST /chain/append`). */
   voidSuccess?: boolean;
-  /** A check this generation makes before the route runs; it refuses by throwing a NodeError. */
-  before?(ctx: ReshapeContext): void | Promise<void>;
+  /** A check this generation makes before the route runs (on the request's body as `request` left it); it refuses by throwing a NodeError. */
+  before?(ctx: ReshapeContext & { body?: unknown }): void | Promise<void>;
 }
 
 export interface Generation {
@@ -60,10 +77,18 @@ export interface Generation {
   types: Record<string, Reshape>;
   /** By contract `METHOD path`. */
   routes: Record<string, RouteRule>;
-  /** Error numbers that differ, by error name (clients.md §1.1). */
-  errorCodes: Record<string, number>;
-  /** How the error text is written, from the message (`Text: detail`) and the error's own text. */
+  /** This generation's code and text of an error, where they are not the contract's code and `errorText` (clients.md §1.1). */
+  errors: Partial<Record<ErrorName, readonly [code: number, text: string]>>;
+  /** How the text of an error not in `errors` is written, from the message (`Text: detail`) and the error's own text. */
   errorText(message: string, text: string): string;
+  /** How this generation answers refusals of any route (a route's own `refusals` come first). */
+  refusals: RefusalTable;
+  /**
+   * A request no route serves: 'answer' answers 404 with the not-found error; 'close' closes the
+   * connection without an answer, as the references' HTTP library (uWebSockets) does, which also
+   * matches a path exactly (letter case, a trailing slash) and serves no HEAD.
+   */
+  unknownRoute: 'answer' | 'close';
   /** How a JSON number (a double; bigints are digits) is written; JSON.stringify's form when absent. */
   numberText?(n: number): string;
   /** The body of a void success (clients.md §1). */
@@ -139,4 +164,29 @@ export function renameSchemaKey(s: JsonSchema, from: string, to: string): JsonSc
     properties: renameKey(s.properties as Record<string, unknown>, from, to),
     required: (s.required as string[]).map((k) => (k === from ? to : k)),
   };
+}
+
+/** A C++ integer type a reference reads a JSON member into. */
+export type CppInt = 'u32' | 'i32' | 'u64';
+
+/**
+ * A request body as the reference's JSON library (nlohmann) reads these integer members: a JSON
+ * number is cast to the member's C++ type, so a negative or too large integer wraps around and a
+ * fraction is cut off (`get<uint32_t>()` of -1 is 4294967295). An integer beyond 64 bits, which it
+ * reads as a double whose cast is undefined, is taken as the largest value (never 0). Other values
+ * are left as they are, for the route's parser to refuse.
+ */
+export function castIntegers(body: unknown, members: Record<string, CppInt>): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...body };
+  for (const [k, type] of Object.entries(members)) {
+    const v = out[k];
+    let n: bigint;
+    if (typeof v === 'bigint') n = v;
+    else if (typeof v === 'number' && Number.isFinite(v)) n = BigInt(Math.trunc(v));
+    else continue;
+    if (n < -(1n << 63n) || n >= 1n << 64n) n = (1n << 64n) - 1n;
+    out[k] = type === 'i32' ? BigInt.asIntN(32, n) : BigInt.asUintN(type === 'u32' ? 32 : 64, n);
+  }
+  return out;
 }

@@ -14,8 +14,10 @@ export const CONTRACT: Generation = {
   values: {},
   types: {},
   routes: {},
-  errorCodes: {},
+  errors: {},
   errorText: (t) => t,
+  refusals: {},
+  unknownRoute: 'answer',
   voidReply: { code: 0 },
 };
 
@@ -78,7 +80,9 @@ export function sentSchema(r: ServedRoute): JsonSchema | null {
   if (r.route.response === null || r.rule.voidSuccess) return null;
   const a = adaptSchema(r.writer, r.route.response.schema);
   const s = r.rule.reshape ? r.rule.reshape.schema(a) : a;
-  return r.rule.nullOn ? { anyOf: [s, { type: 'null' }] } : s;
+  // A refusal a generation answers as a success with `data: null`.
+  const nullData = Object.values(r.rule.refusals ?? {}).some((a) => typeof a === 'object' && 'data' in a && a.data === null);
+  return nullData ? { anyOf: [s, { type: 'null' }] } : s;
 }
 
 /** Validates a sent `data` value of a served route against what its generation declares. */

@@ -1,7 +1,8 @@
 // The 0.10 generation: what the DeFi reference node (0.10.3) sends (clients.md §1, §2.1, §3;
 // recorded in test/vectors/reference-0.10, README §5; held against the running reference by
 // scripts/defi-diff.mjs). Error numbers are the contract's; an error's text is the error's own text
-// without our detail, as the reference writes it. Where the reference's answers are plainly wrong
+// without our detail, as the reference writes it, and a refusal is the error the reference answers
+// for that route and case (`refusals`). Where the reference's answers are plainly wrong
 // (docs/reference-differences.md, "API") this generation keeps ours.
 import { fail } from '../../core/errors.js';
 import { hashrateWindowAt } from '../../chain/hashrate.js';
@@ -12,7 +13,7 @@ import { arr, hexStr, int, num, record, tuple, type JsonSchema } from '../schema
 import { referenceCandleRows, referenceTradeRows } from '../views/chart.js';
 import { encode16bit } from '../views/fee16.js';
 import { Timepoint, timepoint } from '../views/time.js';
-import { renameKey, renameSchemaKey, type Generation, type Reshape, type ReshapeContext, type RouteRule } from './generation.js';
+import { castIntegers, renameKey, renameSchemaKey, type Generation, type Reshape, type ReshapeContext, type RouteRule } from './generation.js';
 
 type Obj = Record<string, any>;
 
@@ -57,6 +58,20 @@ const ACCOUNT_MUST_EXIST: RouteRule = {
     if (!(await findAccount(view, p))) fail('address' in p ? 'EADDRNOTFOUND' : 'EACCIDNOTFOUND');
   },
 };
+
+/** The integer members of a transaction as 0.10.3 reads them (src/shared/src/api/http/json_converter.cpp: `get<uint32_t>`, `get<uint64_t>`, `get<size_t>`). */
+const TX_INTEGERS = {
+  pinHeight: 'u32',
+  nonceId: 'u32',
+  feeE8: 'u64',
+  wartE8: 'u64',
+  amountU64: 'u64',
+  amountE8: 'u64',
+  cancelHeight: 'u32',
+  cancelNonceId: 'u32',
+  supplyU64: 'u64',
+  decimals: 'u64',
+} as const;
 
 /** The trades of the chart route's asset on the view its answer was built from. */
 async function assetTrades({ params, view }: ReshapeContext) {
@@ -119,7 +134,29 @@ export const V0_10: Generation = {
     'GET /account/:account/open_orders': ACCOUNT_MUST_EXIST,
     'GET /account/:account/open_orders/:asset': ACCOUNT_MUST_EXIST,
     'GET /account/:account/mempool': ACCOUNT_MUST_EXIST,
-    'POST /chain/append': { voidSuccess: true },
+    // Refusals as recorded in test/vectors/reference-0.10/errors.json (the member casts from the source).
+    'POST /transaction/add': {
+      // A member read as its C++ integer type: a negative nonceId is 2^32 − 1 (then the signer it recovers
+      // has no account: 122), a negative feeE8 2^64 − 1 (inexact: 302), a negative pinHeight a future pin (29).
+      request: (body) => castIntegers(body, TX_INTEGERS),
+      refusals: {
+        EINVJSON: 'ETXTYPE', // no JSON at all, or an empty body: 189
+        feeMissing: 'EINEXACTFEE', // neither feeE8 nor feeStr: 302
+        signatureForm: 'EPARSESIG', // recovery id 4 or 27, high s: 304 (a zero signature recovers no key: 23)
+        EZEROBASEQUOTE: 'EZEROAMOUNT', // a deposit of nothing: 84
+        ECANCLHNOPINH: 'EBADCANCELHEIGHT', // a cancelHeight that is no pin height: 312
+      },
+    },
+    // endpoints.json: no JSON 94, height 0 72; the height read as uint32 (src/node/api/http/parse.cpp).
+    'POST /chain/append': {
+      voidSuccess: true,
+      request: (body) => castIntegers(body, { height: 'u32' }),
+      refusals: { EINVJSON: 'EINV_ARGS', EZEROHEIGHT: 'EBADHEIGHT' },
+    },
+    // A well-formed spec naming no token: 308, by hash and by id (endpoints.json).
+    'GET /account/:account/balance/:tokenspec': { refusals: { EASSETHASHNOTFOUND: 'ETOKENNOTFOUND', ETOKIDNOTFOUND: 'ETOKENNOTFOUND' } },
+    // An account id naming no account has an empty history (endpoints.json `/account/0/history/…`).
+    'GET /account/:account/history/:beforeId': { refusals: { unknownAccountId: { data: { fromId: 0, perBlock: [] } } } },
     // A pending cancelation has processed `{canceledTxHash: null}`, not null.
     'GET /transaction/lookup/:txid': {
       reshape: {
@@ -157,8 +194,17 @@ export const V0_10: Generation = {
     'GET /debug/fakemine/:address': { voidInData: true },
     'GET /debug/rollback': { voidInData: true },
   },
-  errorCodes: {},
+  // 0.10.3's error table (src/shared/src/general/errors.hpp at 58031328) is ours but for the name and text of 324.
+  errors: { EAPINOTENABLED: [324, 'API method not supported'] },
   errorText: (_message, text) => text,
+  refusals: {
+    // Path parameters go through its hex reader, which refuses an odd length before anything else:
+    // `/chain/mine/0`, `/debug/fakemine/abc` 300 (endpoints.json), `/tools/wallet/from_privkey/abc` (source).
+    oddHex: 'EINV_HEX',
+    // A spec shorter than 64 chars is read as an integer token id: `/account/richlist/abc` 94 (endpoints.json).
+    tokenIdNotNumber: 'EINV_ARGS',
+  },
+  unknownRoute: 'close',
   numberText: glazeNumber,
   voidReply: { code: 0, error: 'No error' },
 };

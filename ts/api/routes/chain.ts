@@ -16,7 +16,7 @@ import type { ReadRequest } from '../route.js';
 import type { NodeServices, ReadServices } from '../services.js';
 import { route } from '../route.js';
 import { tipAnswerKey } from '../answer_cache.js';
-import { u32Param } from '../params.js';
+import { oddHex, u32Param } from '../params.js';
 import { arr, bool, hexStr, int, named, nul, num, obj, u64 } from '../schema.js';
 import { CoinAmount, coinAmount } from '../views/amount.js';
 import { ChainHead, chainHeadView } from '../views/chain_head.js';
@@ -27,7 +27,7 @@ export const FAKEMINE_BURN_ADDRESS = new Uint8Array(20);
 const Hash = hexStr(64);
 
 function addressParam(text: string): Uint8Array {
-  return parseAddress(text) ?? fail('EBADADDRESS', `${quoted(text)} is not a 48-hex address with a valid checksum`);
+  return parseAddress(text) ?? fail('EBADADDRESS', `${quoted(text)} is not a 48-hex address with a valid checksum`, oddHex(text));
 }
 
 /**
@@ -78,18 +78,19 @@ async function fakemine(node: NodeServices, address: Uint8Array): Promise<null> 
   return null;
 }
 
-/** Parses the `POST /chain/append` payload (http-api-details.md §5.7). */
+/** Parses the `POST /chain/append` payload (http-api-details.md §5.7), member by member in the reference's order. */
 function appendPayload(body: unknown): { height: number; header: Uint8Array; body: Uint8Array; worker: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('EINV_ARGS', 'expected a JSON object {height, header, body, worker?}');
   const b = body as Record<string, unknown>;
-  if (typeof b.height !== 'number' || !Number.isInteger(b.height) || b.height < 0 || b.height > 0xffffffff)
-    fail('EINV_ARGS', 'height must be an unsigned 32-bit integer');
-  if (typeof b.header !== 'string' || typeof b.body !== 'string') fail('EINV_ARGS', 'header and body must be hex strings');
-  if (b.worker !== undefined && typeof b.worker !== 'string') fail('EINV_ARGS', 'worker must be a string');
-  if (b.height === 0) fail('EZEROHEIGHT');
+  const height = typeof b.height === 'bigint' || (typeof b.height === 'number' && Number.isInteger(b.height)) ? Number(b.height) : -1;
+  if (height < 0 || height > 0xffffffff) fail('EINV_ARGS', 'height must be an unsigned 32-bit integer');
+  if (height === 0) fail('EZEROHEIGHT');
+  if (typeof b.header !== 'string') fail('EINV_ARGS', 'header must be a hex string');
   const header = fromHexExact(b.header as string, 80) ?? fail('EINV_HEX', 'header must be 160 hex chars');
+  if (typeof b.body !== 'string') fail('EINV_ARGS', 'body must be a hex string');
   const bodyBytes = fromHex(b.body as string) ?? fail('EINV_HEX', 'body must be hex');
-  return { height: b.height as number, header, body: bodyBytes, worker: (b.worker as string | undefined) ?? '' };
+  if (b.worker !== undefined && typeof b.worker !== 'string') fail('EINV_ARGS', 'worker must be a string');
+  return { height, header, body: bodyBytes, worker: (b.worker as string | undefined) ?? '' };
 }
 
 export const chainRoutes = [

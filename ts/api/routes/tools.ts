@@ -10,7 +10,7 @@ import { parsePrice, priceView } from '../../kernel/price.js';
 import { janushashNumber } from '../../kernel/pow.js';
 import { COMMIT, NODE_VERSION, VERSION } from '../../version.js';
 import { route } from '../route.js';
-import { u32Param, u64Param } from '../params.js';
+import { oddHex, u32Param, u64Param } from '../params.js';
 import { arr, hexStr, int, named, num, obj, str, u64 } from '../schema.js';
 import { CompactFee, compactFee } from '../views/amount.js';
 import { Encode16bit, encode16bit } from '../views/fee16.js';
@@ -136,7 +136,7 @@ export const toolsRoutes = [
     handler: ({ params }) => {
       const sk = fromHexExact(params.privkey, 32);
       const pub = sk && publicKeyKernel(sk); // null unless 1 ≤ key < n
-      if (!pub) fail('EBADPRIVKEY', 'expected 64 hex chars of a secp256k1 secret key (1 ≤ key < n)');
+      if (!pub) fail('EBADPRIVKEY', 'expected 64 hex chars of a secp256k1 secret key (1 ≤ key < n)', oddHex(params.privkey));
       return wallet(sk!, pub!);
     },
   }),
@@ -148,7 +148,7 @@ export const toolsRoutes = [
     response: named('JanushashNumber', obj({ janushashNumber: num })),
     handler: ({ params }) => {
       const header = fromHexExact(params.headerhex, 80);
-      if (!header) fail('EBADHEADER', 'expected 160 hex chars (an 80-byte header)');
+      if (!header) fail('EBADHEADER', 'expected 160 hex chars (an 80-byte header)', oddHex(params.headerhex));
       return { janushashNumber: janushashNumber(header!) };
     },
   }),
