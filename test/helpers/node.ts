@@ -145,7 +145,9 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
       body: body === undefined ? undefined : typeof body === 'string' ? body : writeJson(body),
     });
     const text = await res.text();
-    const reply = { status: res.status, text, body: parseJsonExact(text) };
+    // A text route (`/metrics`) answers text; everything else JSON.
+    const plain = res.headers.get('content-type')?.startsWith('text/plain') && res.status === 200;
+    const reply = { status: res.status, text, body: plain ? text : parseJsonExact(text) };
     checkReply(method, path, reply, api);
     return reply;
   };
