@@ -1,7 +1,8 @@
 // `--api=0.8` answers where the live mainnet reference 0.8.20 (scripts/mainnet-diff.mjs) showed what
 // its source did not: a balance without an account names no address; the latest transactions come
 // newest first, blocks and the transfers within each, `count` counting entries; a history page
-// before an id of 2^63 or more is empty (the reference binds the id as a signed 64-bit integer).
+// before an id of 2^63 or more is empty (the reference binds the id as a signed 64-bit integer); a
+// transfer reusing a pending one's nonce without a higher fee is a duplicate nonce before any balance.
 import { describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { genesisHash } from '../helpers/node.js';
@@ -62,6 +63,21 @@ describe('--api=0.8 as the live 0.8.20 answers', () => {
     const b = await node().data(`/account/${B.addressText}/balance`);
     expect([b.address, b.balanceE8]).toEqual([B.addressText, 2002]);
     expect(typeof b.accountId).toBe('number');
+  });
+
+  it("refuses a transfer reusing a pending one's nonce with a fee not higher as a duplicate nonce, before its balance", async () => {
+    const genesis = await genesisHash(node());
+    const balance = BigInt((await node().data(`/account/${A.addressText}/balance`)).balanceE8);
+    const send = (amount: bigint) =>
+      node().post(
+        '/transaction/add',
+        requestJson(signRequest(A.sk, { type: 'coinTransfer', toAddress: B.address, amount }, { pinHeight: 0, pinHash: genesis, nonceId: 50, feeCode: FEE })),
+      );
+    const first = await send(balance - 2_000_000n);
+    expect(first.body.code, first.text).toBe(0);
+    // More than the balance, and the same (pinHeight, nonceId) as the pending one: 0.8.20 says 27 first.
+    expect((await send(balance + 1n)).body).toEqual({ code: 27, error: 'duplicate transaction nonce' });
+    expect((await send(balance - 3_000_000n)).body).toEqual({ code: 27, error: 'duplicate transaction nonce' });
   });
 
   it('answers a history page before an id of 2^63 or more as empty, with the balance', async () => {

@@ -85,6 +85,8 @@ export async function admit(
     signature: req.signature,
     assetId,
   };
+  // A pending transaction of this id with a fee at least as high is refused before any balance (ENONCE).
+  mempool.refuseReplacement(tx);
   const free = await freeBalances(state, originId, [...reservations(tx).keys()]);
   // A balance no eviction can make up for is refused first, as the mempool would (tokens before the
   // coin), not by the vet's trial block, which would name another reason (a sell of a token never held).

@@ -94,9 +94,8 @@ export class Mempool {
    * cheaper transactions), changing nothing. Returns the evicted.
    */
   insert(tx: PendingTx, free: (tokenId: bigint) => bigint): PendingTx[] {
-    const key = transactionIdKey(txId(tx));
-    const replaced = this.byId.get(key);
-    if (replaced && replaced.tx.feeCode >= tx.feeCode) fail('ENONCE', 'a transaction with this (pinHeight, nonceId) is pending with a fee at least as high');
+    this.refuseReplacement(tx);
+    const replaced = this.byId.get(transactionIdKey(txId(tx)));
     // The signed bytes do not name the signer: two accounts signing the same fields make one txHash.
     // A reference holding both exits on its mempool's assertion (mempool.hpp:65), so never relay a twin.
     const twin = this.byHash.get(toHex(tx.hash));
@@ -134,6 +133,16 @@ export class Mempool {
     this.link({ tx, seq: this.seq++, reserve: need });
     evicted.push(...this.prune());
     return evicted;
+  }
+
+  /**
+   * Throws ENONCE when a pending transaction has `tx`'s id (account, pinHeight, nonceId) and a fee at
+   * least as high: the references' mempools refuse that before they look at any balance
+   * (mempool.cpp `insert_tx_throw`, 0.8.20 and 0.10.3).
+   */
+  refuseReplacement(tx: PendingTx): void {
+    const replaced = this.byId.get(transactionIdKey(txId(tx)));
+    if (replaced && replaced.tx.feeCode >= tx.feeCode) fail('ENONCE', 'a transaction with this (pinHeight, nonceId) is pending with a fee at least as high');
   }
 
   /** Removes a transaction (mined, invalid, or below a new minimum fee). */
