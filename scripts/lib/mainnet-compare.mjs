@@ -135,7 +135,9 @@ export function compareAnswers(route, ours, ref, { height = 0 } = {}) {
   let o = parsed(ours),
     r = parsed(ref);
   const leaves = [];
-  if (ours.status !== ref.status || (o === undefined) !== (r === undefined)) {
+  if (ours.status === 0 && ref.status === 0) {
+    // Neither answered: both closed the connection (a path no route serves).
+  } else if (ours.status !== ref.status || (o === undefined) !== (r === undefined)) {
     leaves.push({ path: '$ (status, answer)', ours: answerText(ours), ref: answerText(ref) });
   } else if (o === undefined) {
     if (ours.text !== ref.text) leaves.push({ path: '$ (text)', ours: ours.text, ref: ref.text });
