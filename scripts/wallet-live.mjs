@@ -216,6 +216,25 @@ async function ok(ref, row, args) {
   if (r.code !== 0) throw new Error(`'wallet ${args.slice(-4).join(' ')}' exited ${r.code}: ${r.stderr.trim()}`);
   return r.stdout;
 }
+/**
+ * A run the wallet must refuse: exit 1, nothing on stdout, one line of its own on stderr matching
+ * `re`, and nothing new in the reference's mempool.
+ */
+async function refused(ref, row, R, args, re) {
+  const before = await R.mempoolHashes();
+  const r = await runWallet(ref, row, args);
+  // An order's line of information ("limit price …", stderr) may come first.
+  const err = r.stderr.replace(/^limit price [^\n]+\n/, '');
+  const line = err.trim();
+  note(
+    ref,
+    row,
+    r.code === 1 && r.stdout === '' && /^wartnode-wallet: [^\n]+\n$/.test(err) && re.test(line),
+    `refused: exit ${r.code}, ${JSON.stringify(line.slice(0, 140))}`,
+  );
+  const after = await R.mempoolHashes();
+  note(ref, row, after.length === before.length && after.every((h) => before.includes(h)), "nothing new in the reference's mempool");
+}
 const HASH = /^[0-9a-f]{64}$/;
 function hashOf(out) {
   const h = out.trim().split('\n')[0];
@@ -327,7 +346,7 @@ async function session(refName) {
     if (!w.value) throw new Error(`${hash} is not in the reference's mempool`);
   };
   /** Mines until the reference has mined `hash`; its height. */
-  const mined = async (hash, payTo) => {
+  const mined = async (hash, payTo = M) => {
     await pending(hash);
     await mine(payTo);
     const h = await R.minedAt(hash);
@@ -353,6 +372,9 @@ async function session(refName) {
   const skA = P.randomPrivateKey();
   const A = P.formatAddress(P.addressOfPrivateKey(skA));
   let B = null;
+  // The rewards of every block but A's funding go to M, an address without a wallet file.
+  const M = P.formatAddress(P.addressOfPrivateKey(P.randomPrivateKey()));
+  const asNobody = ['--node', url];
 
   // ---- keys ----
   await step(refName, 'restore', async () => {
@@ -386,8 +408,9 @@ async function session(refName) {
   });
 
   // ---- funding: block rewards to A, mined by the reference ----
-  // More than a page of history (100 entries) for A.
-  const FUND_BLOCKS = 110;
+  // M gets more than a page of history (100 entries), A six rewards.
+  await mine(M, 105);
+  const FUND_BLOCKS = 6;
   const h0 = (await head(ref)).height;
   await mine(A, FUND_BLOCKS);
   const fundedE8 = await R.coinE8(A);
@@ -418,20 +441,30 @@ async function session(refName) {
       hb.includes(`pending        -  coinTransfer         received 5.00000000 WART from ${A}  ${sent}`),
       'history lists the pending transfer',
     );
-    const h = await mined(sent, A);
+    const h = await mined(sent);
     note(refName, 'send', (await R.coinE8(B)) === 500_000_000n, `mined in block ${h}; the reference credits B 5 WART`);
+    await refused(refName, 'send', R, [...asB, 'send', A, '1000'], /^wartnode-wallet: insufficient balance: /);
+    await refused(
+      refName,
+      'send',
+      R,
+      [...asA, '--fee', '0.00000001', 'send', B, '1'],
+      /^wartnode-wallet: the node refused POST \/transaction\/add: error \d+: \S/,
+    );
   });
 
   // ---- send --wait: the wallet waits while the reference mines ----
+  let sentByB = null;
   await step(refName, 'send --wait', async () => {
     const before = await R.mempoolHashes();
     const p = startWallet([...asB, '--wait', '--timeout', '120', 'send', A, '0.25']);
     const w = await waitUntil(async () => (await R.mempoolHashes()).find((x) => !before.includes(x)), 30, 200);
     if (!w.value) throw new Error('no new transaction in the reference mempool');
-    const h = await mine(B);
+    const h = await mine(M);
     const r = await p;
     if (/TypeError|internal error|\n\s+at /.test(r.stderr)) note(refName, 'send --wait', false, `crash: ${r.stderr}`);
     const [hash, line] = r.stdout.trim().split('\n');
+    sentByB = hash;
     note(
       refName,
       'send --wait',
@@ -471,11 +504,11 @@ async function session(refName) {
     );
   });
   await step(refName, 'history --before', async () => {
-    const page = await R.historyHashes(A, '9223372036854775807');
-    // An id in the middle of A's history: the reference's own page before it is what the wallet lists.
+    const page = await R.historyHashes(M, '9223372036854775807');
+    // An id in the middle of M's history: the reference's own page before it is what the wallet lists.
     const mid = String(BigInt(page.fromId) + 3n);
-    const refBefore = await R.historyHashes(A, mid);
-    const out = await ok(refName, 'history --before', [...asA, '--before', mid, 'history']);
+    const refBefore = await R.historyHashes(M, mid);
+    const out = await ok(refName, 'history --before', [...asNobody, '--before', mid, 'history', M]);
     const listed = out
       .split('\n')
       .filter((l) => /^ +\d+ /.test(l))
@@ -491,7 +524,7 @@ async function session(refName) {
     let next = null,
       pages = 0;
     do {
-      const out = await ok(refName, 'history --before', [...asA, ...(next ? ['--before', next] : []), 'history']);
+      const out = await ok(refName, 'history --before', [...asNobody, ...(next ? ['--before', next] : []), 'history', M]);
       walked.push(
         ...out
           .split('\n')
@@ -503,7 +536,7 @@ async function session(refName) {
     } while (next && pages < 20);
     const all = [];
     for (let before = '9223372036854775807'; ; ) {
-      const p = await R.historyHashes(A, before);
+      const p = await R.historyHashes(M, before);
       if (p.hashes.length === 0) break;
       all.push(...p.hashes);
       if (BigInt(p.fromId) <= 1n) break;
@@ -549,7 +582,7 @@ async function session(refName) {
       });
     }
   } else {
-    await exchange(refName, { R, ok, asA, asB, A, B: B, mine, mined, pending });
+    await exchange(refName, { R, ok, asA, asB, A, B, mined, pending, sentByB });
   }
 
   if (RECORD) {
@@ -575,26 +608,33 @@ async function session(refName) {
 }
 
 /** 0.10.3: every exchange command, each transaction mined by the reference in a block of its own per account and asset. */
-async function exchange(refName, { R, ok: run, asA, asB, A, B, mine, mined }) {
+async function exchange(refName, { R, ok: run, asA, asB, A, B, mined, pending, sentByB }) {
   const ok = (row, args) => run(refName, row, args);
+  /** `history` of the sender lists the transaction as pending; then the reference mines it. */
+  const minedSeen = async (as, hash) => {
+    await pending(hash);
+    const l = (await ok('history', [...as, 'history'])).split('\n').find((x) => x.endsWith(hash)) ?? '(none)';
+    note(refName, 'history', l.startsWith('pending '), `pending: ${l.replace(/\s+/g, ' ')}`);
+    return mined(hash);
+  };
   let asset = null;
   await step(refName, 'asset create', async () => {
     asset = hashOf(await ok('asset create', [...asA, 'asset', 'create', 'TOKA', '1000', '3']));
-    const h = await mined(asset, A);
+    const h = await minedSeen(asA, asset);
     note(refName, 'asset create', (await R.tokenU64(A, `asset:${asset}`)) === 1_000_000n, `mined in ${h}; the reference credits A 1000.000 TOKA`);
   });
   await step(refName, 'token send', async () => {
     const t = hashOf(await ok('token send', [...asA, 'token', 'send', 'TOKA', B, '12.5']));
-    const h = await mined(t, A);
+    const h = await minedSeen(asA, t);
     note(refName, 'token send', (await R.tokenU64(B, `asset:${asset}`)) === 12_500n, `by name, mined in ${h}; the reference credits B 12.500 TOKA`);
     const t2 = hashOf(await ok('token send', [...asB, 'token', 'send', `asset:${asset}`, A, '0.5']));
-    const h2 = await mined(t2, A);
+    const h2 = await minedSeen(asB, t2);
     note(refName, 'token send', (await R.tokenU64(B, `asset:${asset}`)) === 12_000n, `by spec asset:<hash>, mined in ${h2}; B holds 12.000`);
   });
   let shares0 = 0n;
   await step(refName, 'liquidity deposit', async () => {
     const t = hashOf(await ok('liquidity deposit', [...asA, 'liquidity', 'deposit', 'TOKA', '100', '2']));
-    const h = await mined(t, A);
+    const h = await minedSeen(asA, t);
     shares0 = await R.tokenU64(A, `liquidity:${asset}`);
     const pool = await R.data(`/dex/market/${asset}`).catch(() => null);
     note(refName, 'liquidity deposit', shares0 > 0n, `mined in ${h}; A holds ${shares0} pool share units; pool ${JSON.stringify(pool?.liquidityPool)}`);
@@ -606,12 +646,22 @@ async function exchange(refName, { R, ok: run, asA, asB, A, B, mine, mined }) {
     buy = hashOf(await ok('buy', [...asB, 'buy', 'TOKA', '1', '0.01']));
     const o = await ok('orders', [...asB, 'orders']);
     note(refName, 'orders', o === `buy  TOKA  1.00000000 WART at 0.01 WART/TOKA, filled 0 (in mempool)  ${buy}\n`, `orders lists the pending buy: ${o.trim()}`);
-    const h = await mined(buy, A);
+    await pending(buy);
+    const hb = await ok('history', [...asB, 'history']);
+    note(
+      refName,
+      'history',
+      hb.includes(`pending        -  limitSwap            buy order: 1.00000000 WART at 0.01 WART/TOKA, fee 0.01000448  ${buy}`),
+      'history lists the pending buy',
+    );
+    await refused(refName, 'cancel', R, [...asB, 'cancel', buy], /^wartnode-wallet: order \w+ is still in the mempool: /);
+    const h = await minedSeen(asB, buy);
     note(refName, 'buy', (await R.openOrderHashes(B)).includes(buy), `mined in ${h}; open on the reference`);
   });
   await step(refName, 'sell', async () => {
+    await refused(refName, 'sell', R, [...asB, 'sell', 'TOKA', '12.001', '0.05'], /^wartnode-wallet: insufficient balance: /);
     sell = hashOf(await ok('sell', [...asA, 'sell', asset, '10', '0.05']));
-    const h = await mined(sell, A);
+    const h = await minedSeen(asA, sell);
     note(refName, 'sell', (await R.openOrderHashes(A)).includes(sell), `mined in ${h}; open on the reference`);
   });
   await step(refName, 'orders', async () => {
@@ -624,8 +674,10 @@ async function exchange(refName, { R, ok: run, asA, asB, A, B, mine, mined }) {
     note(refName, 'orders', side('wartToAssetSwaps').includes(buy) && side('assetToWartSwaps').includes(sell), "both in the reference's market book");
   });
   await step(refName, 'cancel', async () => {
+    await refused(refName, 'cancel', R, [...asB, 'cancel', sentByB], /^wartnode-wallet: \w+ is a coinTransfer, not a limit order: /);
+    await refused(refName, 'cancel', R, [...asB, 'cancel', sell], /^wartnode-wallet: \w+ was sent by \w+, not by this wallet: /);
     const c = hashOf(await ok('cancel', [...asB, 'cancel', buy]));
-    const h = await mined(c, A);
+    const h = await minedSeen(asB, c);
     const l = await R.lookup(c);
     note(
       refName,
@@ -638,13 +690,30 @@ async function exchange(refName, { R, ok: run, asA, asB, A, B, mine, mined }) {
   });
   await step(refName, 'liquidity withdraw', async () => {
     const t = hashOf(await ok('liquidity withdraw', [...asA, 'liquidity', 'withdraw', 'TOKA', '0.01']));
-    const h = await mined(t, A);
+    const h = await minedSeen(asA, t);
     const after = await R.tokenU64(A, `liquidity:${asset}`);
     note(refName, 'liquidity withdraw', after === shares0 - 1_000_000n, `mined in ${h}; A's shares ${shares0} → ${after}`);
   });
   await step(refName, 'token send (pool shares)', async () => {
     const t = hashOf(await ok('token send (pool shares)', [...asA, 'token', 'send', `liquidity:${asset}`, B, '0.001']));
-    const h = await mined(t, A);
+    await pending(t);
+    const hp = await ok('history', [...asB, 'history']);
+    const pendingLine = hp.split('\n').find((l) => l.endsWith(t)) ?? '(none)';
+    note(
+      refName,
+      'history',
+      pendingLine.includes(`received 0.00100000 TOKA-LP from ${A}`),
+      `history lists the pending share transfer: ${pendingLine.replace(/\s+/g, ' ')}`,
+    );
+    const h = await mined(t);
+    for (const [as, what] of [
+      [asA, `sent 0.00100000 TOKA-LP to ${B}, fee 0.01000448  ${t}`],
+      [asB, `received 0.00100000 TOKA-LP from ${A}  ${t}`],
+    ]) {
+      const out = await ok('history', [...as, 'history']);
+      const l = out.split('\n').find((x) => x.endsWith(t)) ?? '(none)';
+      note(refName, 'history', l.includes(what), `history of the mined share transfer: ${l.replace(/\s+/g, ' ')}`);
+    }
     note(refName, 'token send (pool shares)', (await R.tokenU64(B, `liquidity:${asset}`)) === 100_000n, `mined in ${h}; the reference credits B 0.001 shares`);
   });
   await step(refName, 'balance', async () => {
@@ -687,7 +756,6 @@ async function exchange(refName, { R, ok: run, asA, asB, A, B, mine, mined }) {
       "B's history: the buy and its cancel",
     );
   });
-  void mine;
 }
 
 // ------------------------------------------------------------------------------------------------

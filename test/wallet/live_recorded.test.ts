@@ -138,3 +138,41 @@ describe.each(Object.keys(recordings))('the wallet over %s', (file) => {
     expect(sent).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe("0.10.3's print of a transfer of pool shares (reference-differences.md, share-transfers)", () => {
+  const rec = recordings['ref-0.10.3.json'];
+  const runs = rec?.runs ?? [];
+  const sendRun = runs.find((r) => r.exit === 0 && /^token send liquidity:/.test(argsOf(r.args).words.join(' ')));
+  const tx = sendRun?.stdout.trim() ?? '';
+  const [, spec, to] = sendRun ? argsOf(sendRun.args).words.slice(1) : [];
+  /** The history runs whose output lists the transfer: pending (from the mempool), then mined. */
+  const listing = runs.filter((r) => argsOf(r.args).words[0] === 'history' && r.stdout.includes(tx));
+  const answerOf = (run: RecordedRun, re: RegExp) => replyData<any>(readJson(run.exchanges.find((x) => re.test(x.path))!.answer!), '');
+  const lineOf = (lines: string[]) => lines.find((l) => l.endsWith(tx));
+
+  it.runIf(rec)('pending: the mempool prints its amount with the asset decimals; the wallet with the shares', async () => {
+    const run = listing.find((r) => r.stdout.includes(`pending `) && lineOf(r.stdout.split('\n'))!.startsWith('pending'))!;
+    const entry = answerOf(run, /^\/transaction\/mempool$/).find((m: any) => m.transaction.hash === tx);
+    expect(entry.transaction.data).toMatchObject({ isLiquidity: true, amount: { str: '100.000', u64: 100000, decimals: 3 } });
+    const lines = await historyText(await NodeApi.connect(replay(run), '0.10'), accountOf(run, argsOf(run.args).words));
+    expect(lineOf(lines)).toMatch(/^pending +- +tokenTransfer +received 0\.00100000 TOKA-LP from [0-9a-f]{48}  /);
+  });
+
+  it.runIf(rec)('mined: printed as one of the asset; the signed hash tells the shares, by the pin hash', async () => {
+    const run = listing.find((r) => argsOf(r.args).options.api === undefined && !lineOf(r.stdout.split('\n'))!.startsWith('pending'))!;
+    const page = answerOf(run, /\/history\/9223372036854775807$/);
+    const entry = page.perBlock.flatMap((b: any) => b.body.tokenTransfer ?? []).find((e: any) => e.transaction.hash === tx);
+    expect(entry.transaction.data).toMatchObject({
+      isLiquidity: false,
+      tokenSpec: spec.replace('liquidity:', 'asset:'),
+      amount: { str: '100.000', u64: 100000 },
+    });
+    const me = accountOf(run, ['history']);
+    const told = await historyText(await NodeApi.connect(replay(run)), me);
+    expect(lineOf(told)).toMatch(new RegExp(`tokenTransfer +sent 0\\.00100000 TOKA-LP to ${to}, fee 0\\.01000448  ${tx}$`));
+    expect(run.exchanges.filter((x) => /^\/chain\/block\/\d+\/hash$/.test(x.path))).toHaveLength(1);
+    // A node that does not tell the pin hash: the entry stays as printed.
+    const untold = { ...run, exchanges: run.exchanges.filter((x) => !/^\/chain\/block\//.test(x.path)) };
+    expect(lineOf(await historyText(await NodeApi.connect(replay(untold)), me))).toMatch(/tokenTransfer +sent 100\.000 TOKA to /);
+  });
+});

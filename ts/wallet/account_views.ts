@@ -112,8 +112,11 @@ function describe(type: string, e: Entry, me: string, canceled: Set<string>): st
     case 'coinTransfer':
       return outgoing ? `sent ${d.amount.str} WART to ${d.toAddress}${fee}` : `received ${d.amount.str} WART from ${t.signedCommon!.originAddress}`;
     case 'tokenTransfer': {
+      // From the integer: the 0.10 reference prints a transfer of pool shares with the asset's
+      // decimals (reference-differences.md, share-transfers), in the mempool too.
       const name = d.isLiquidity ? lp(d.asset) : d.asset.name;
-      return outgoing ? `sent ${d.amount.str} ${name} to ${d.toAddress}${fee}` : `received ${d.amount.str} ${name} from ${t.signedCommon!.originAddress}`;
+      const amount = formatUnits(BigInt(d.amount.u64), d.isLiquidity ? SHARE_DECIMALS : Number(d.asset.decimals));
+      return outgoing ? `sent ${amount} ${name} to ${d.toAddress}${fee}` : `received ${amount} ${name} from ${t.signedCommon!.originAddress}`;
     }
     case 'limitSwap': {
       // `remaining` is what is open now: 0 once the order is filled or canceled. The 0.10 reference

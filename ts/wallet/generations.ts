@@ -24,7 +24,8 @@ export type Role =
   | 'add'
   | 'assetLookup'
   | 'assetComplete'
-  | 'openOrders';
+  | 'openOrders'
+  | 'blockHash';
 
 type Obj = Record<string, any>;
 
@@ -112,6 +113,7 @@ const CONTRACT_ROUTES: Record<Role, { path: (...args: string[]) => string; answe
     path: (a) => `/account/${a}/open_orders`,
     answer: arrayOf(object({ baseAsset: assetRef, coinToAssetSwaps: arrayOf(order), assetToCoinSwaps: arrayOf(order) })),
   },
+  blockHash: { path: (h) => `/chain/block/${h}/hash`, answer: hex64 },
 };
 
 // ---- The generations ----
@@ -143,6 +145,11 @@ export interface WalletGeneration {
   errors: { notFound: number; addressNotFound: number };
   /** The coin balance has no pending part: the wallet adds up the address's mempool transfers. */
   pendingFromMempool?: boolean;
+  /**
+   * A mined transfer of pool shares may be printed as one of the asset (`isLiquidity: false`, the
+   * amount with the asset's decimals): the wallet tells them apart by the signed hash (node_api.ts).
+   */
+  sharesShownAsAsset?: boolean;
 }
 
 /** Renames keys (and values under keys) wherever they occur. */
@@ -179,6 +186,9 @@ const V0_10: WalletGeneration = {
   // `coinTransfer` → 189, `coinE8` → 303, `precision` → 316 there (README §5.2).
   request: (b) => renamed(b, { coinE8: 'wartE8', precision: 'decimals' }, { type: { coinTransfer: 'wartTransfer' } }),
   errors: { notFound: 56, addressNotFound: 122 },
+  // The reference 0.10.3's history and block views (docs/reference-differences.md, share-transfers;
+  // seen live by scripts/wallet-live.mjs, test/vectors/wallet-live/ref-0.10.3.json).
+  sharesShownAsAsset: true,
 };
 
 // 0.8 (clients.md §2.2; core a59f7ddf src/node/api/http/json.cpp): flat transfers and rewards.
@@ -268,6 +278,8 @@ const V0_8: WalletGeneration = {
         transaction: t.type === 'Reward' ? reward8(t) : transfer8(t),
       }),
     },
+    // `{"hash": …}` (0.8.20 live; our --api=0.8 alike).
+    blockHash: { answer: object({ hash: hex64 }), toContract: (v) => v.hash },
     tokenBalance: null,
     assetLookup: null,
     assetComplete: null,

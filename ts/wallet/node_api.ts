@@ -2,7 +2,10 @@
 // (generations.ts), answered in the contract's shape after the generation's own shape is checked.
 // The generation is the one `--api` names, else the one the answer to /transaction/minfee shows
 // (the wallet asks it anyway before it signs).
+import { parseAddress } from '../core/address.js';
+import { fromHexExact, toHex } from '../core/hex.js';
 import { writeJson } from '../core/json.js';
+import { txHash } from '../core/transaction.js';
 import { GENERATIONS, coinAmountOf, generationOfMinFee, pathOf, readAnswer, type GenerationName, type Role, type WalletGeneration } from './generations.js';
 import { NodeRefusal } from './node_client.js';
 import { WalletError } from './wallet_error.js';
@@ -126,11 +129,52 @@ export class NodeApi {
 
   /** A page of history; an address the chain has never seen has an empty one. */
   async history(address: string, before: string): Promise<History> {
+    let page: History;
     try {
-      return await this.get<History>('history', address, before);
+      page = await this.get<History>('history', address, before);
     } catch (e) {
       if (this.isNotFound(e)) return { fromId: 0, perBlock: [] };
       throw e;
+    }
+    if (this.generation.sharesShownAsAsset) await this.tellShareTransfers(page);
+    return page;
+  }
+
+  private pinHashes = new Map<number, Promise<string | null>>();
+
+  /** The hash of the block at `height`; null when the node does not tell it. */
+  private pinHash(height: number): Promise<string | null> {
+    let h = this.pinHashes.get(height);
+    if (!h) {
+      h = this.get<string>('blockHash', String(height)).catch(() => null);
+      this.pinHashes.set(height, h);
+    }
+    return h;
+  }
+
+  /**
+   * Where the generation prints a mined transfer of pool shares as one of the asset
+   * (`sharesShownAsAsset`), marks each token transfer whose signed hash is that of a transfer of
+   * the pool's shares (the flag is in the signed bytes) as one of shares. One question per pin
+   * height (`/chain/block/:height/hash`); an entry whose pin hash the node does not tell stays as printed.
+   */
+  private async tellShareTransfers(page: History): Promise<void> {
+    for (const b of page.perBlock) {
+      const v = b.body.tokenTransfer;
+      for (const e of v === null || v === undefined ? [] : Array.isArray(v) ? v : [v]) {
+        const t = e.transaction,
+          c = t.signedCommon,
+          d = t.data;
+        if (d.isLiquidity || !c) continue;
+        const pin = await this.pinHash(Number(c.pinHeight));
+        const [pinHash, assetHash, toAddress] = [pin && fromHexExact(pin, 32), fromHexExact(d.asset.hash, 32), parseAddress(d.toAddress)];
+        if (!pinHash || !assetHash || !toAddress) continue;
+        const shares = txHash(
+          { pinHash, pinHeight: Number(c.pinHeight), nonceId: Number(c.nonceId), feeE8: BigInt(c.fee.E8) },
+          { type: 'tokenTransfer', assetHash, isLiquidity: true, toAddress, amount: BigInt(d.amount.u64) },
+        );
+        if (toHex(shares) === t.hash.toLowerCase()) e.transaction = { ...t, data: { ...d, isLiquidity: true } };
+      }
     }
   }
 
