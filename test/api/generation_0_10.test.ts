@@ -210,6 +210,16 @@ describe('--api=0.10 answers as the recorded reference 0.10', () => {
     expect((await node.get(`/account/${x.A.addressText}/balance/0`)).body.data.token).toEqual(wart.body.data.token);
   });
 
+  it('answers an empty history page before an id of 2^63 or more, as recorded (beforeId read as a signed 64-bit number)', async () => {
+    const a = x.A.addressText;
+    expect((await node.data(`/account/${a}/history/9223372036854775807`)).perBlock.length).toBeGreaterThan(0);
+    for (const id of ['9223372036854775808', '18446744073709551615']) {
+      const recorded = RECORDED.find((e) => e.request.path.endsWith(`/history/${id}`))!;
+      expect(recorded.body.data).toEqual({ fromId: 0, perBlock: [] });
+      expect((await node.get(`/account/${a}/history/${id}`)).text).toBe(recorded.raw);
+    }
+  });
+
   it('writes void successes as the reference does', async () => {
     for (const path of ['/debug/rollback', '/peers/unban']) {
       const rec = RECORDED.find((e) => e.request.path === path)!;

@@ -156,7 +156,15 @@ export const V0_10: Generation = {
     // A well-formed spec naming no token: 308, by hash and by id (endpoints.json).
     'GET /account/:account/balance/:tokenspec': { refusals: { EASSETHASHNOTFOUND: 'ETOKENNOTFOUND', ETOKIDNOTFOUND: 'ETOKENNOTFOUND' } },
     // An account id naming no account has an empty history (endpoints.json `/account/0/history/…`).
-    'GET /account/:account/history/:beforeId': { refusals: { unknownAccountId: { data: { fromId: 0, perBlock: [] } } } },
+    'GET /account/:account/history/:beforeId': {
+      refusals: { unknownAccountId: { data: { fromId: 0, perBlock: [] } } },
+      // 0.10.3 reads beforeId as a signed 64-bit number: from 2^63 on no entry lies before it
+      // (endpoints.json: 2^63 and 2^64 − 1 answer `{fromId: 0, perBlock: []}`), as 0.8.20 does.
+      reshape: {
+        value: (v, ctx) => (BigInt(ctx.params.beforeId) >= 2n ** 63n ? { ...v, fromId: 0, perBlock: [] } : v),
+        schema: (s) => s,
+      },
+    },
     // A pending cancelation has processed `{canceledTxHash: null}`, not null.
     'GET /transaction/lookup/:txid': {
       reshape: {
