@@ -716,6 +716,47 @@ async function exchange(refName, { R, ok: run, asA, asB, A, B, mined, pending, s
     }
     note(refName, 'token send (pool shares)', (await R.tokenU64(B, `liquidity:${asset}`)) === 100_000n, `mined in ${h}; the reference credits B 0.001 shares`);
   });
+  // Orders that cross the pool and fill at once (each alone in its block; the resting sell at 0.05 is not reached).
+  await step(refName, 'buy', async () => {
+    const before = await R.tokenU64(B, `asset:${asset}`);
+    const t = hashOf(await ok('buy', [...asB, 'buy', 'TOKA', '0.1', '0.03']));
+    const h = await minedSeen(asB, t);
+    const got = (await R.tokenU64(B, `asset:${asset}`)) - before;
+    note(refName, 'buy', got > 0n && !(await R.openOrderHashes(B)).includes(t), `crossing the pool: mined in ${h}, B got ${got} TOKA units, not open`);
+    const l = (await ok('history', [...asB, 'history'])).split('\n');
+    const line = l.find((x) => x.endsWith(t)) ?? '(none)';
+    note(
+      refName,
+      'history',
+      /buy order: 0\.10000000 WART at 0\.03 WART\/TOKA, closed \(filled or canceled\), fee/.test(line),
+      `the filled buy: ${line.replace(/\s+/g, ' ')}`,
+    );
+    note(
+      refName,
+      'history',
+      l.some((x) => x.startsWith(`${String(h).padStart(7)} `) && /match +trade in TOKA: 1 buy and 0 sell fills/.test(x)),
+      `the match of block ${h}`,
+    );
+  });
+  await step(refName, 'sell', async () => {
+    const before = await R.coinE8(A);
+    const t = hashOf(await ok('sell', [...asA, 'sell', 'TOKA', '1', '0.01']));
+    const h = await minedSeen(asA, t);
+    const got = (await R.coinE8(A)) - before;
+    note(
+      refName,
+      'sell',
+      got > 0n && !(await R.openOrderHashes(A)).includes(t),
+      `crossing the pool: mined in ${h}, A's coin ${got > 0n ? '+' : ''}${got} E8 (fee included), not open`,
+    );
+    const line = (await ok('history', [...asA, 'history'])).split('\n').find((x) => x.endsWith(t)) ?? '(none)';
+    note(
+      refName,
+      'history',
+      /sell order: 1\.000 TOKA at 0\.01 WART\/TOKA, closed \(filled or canceled\), fee/.test(line),
+      `the filled sell: ${line.replace(/\s+/g, ' ')}`,
+    );
+  });
   await step(refName, 'balance', async () => {
     const out = await ok('balance', [...asA, 'balance']);
     const toka = await R.data(`/account/${A}/balance/asset:${asset}`);

@@ -213,9 +213,9 @@ describe('0.10: the reference 0.10.3 recorded answers, read by the wallet', () =
     expect(lines).toContain(
       `     40       48  limitSwap            sell order: 2000.0000 TEST at 0.0008 WART/TEST, open 1107.1561, fee 0.01000448  0979a5c96941ab55a79440bbf85c25d017966d6aded37cfe5c7feaa94bd30e5d`,
     );
-    // Its `remaining` is uninitialised memory (`str` ""): the state is not told.
+    // Its `remaining` is uninitialised memory (`str` ""): the account's open orders tell it (not among them).
     expect(lines).toContain(
-      `     39       44  limitSwap            sell order: 500.0000 TEST at 0.0009 WART/TEST, fee 0.01000448  b42bed8a5613f291671d9ae0f99cb05c00798c93589efa8892b66e08fc7643d8`,
+      `     39       44  limitSwap            sell order: 500.0000 TEST at 0.0009 WART/TEST, closed (filled or canceled), fee 0.01000448  b42bed8a5613f291671d9ae0f99cb05c00798c93589efa8892b66e08fc7643d8`,
     );
     // The reference prints these shares with the asset's decimals ("31622.7766").
     expect(lines).toContain(
@@ -253,7 +253,7 @@ describe('0.10: the exchange session with the reference (reference-0.10.3-exchan
     expect(await balanceLines(api, B)).toContain(`DEMO-LP               0.00301491  liquidity:${DEMO}`);
     const historyB = await historyText(api, B);
     expect(historyB).toContain(
-      `     40       68  limitSwap            buy order: 1.00000000 WART at 0.6 WART/DEMO, fee 0.01000448  150978b957b13236f07d8dfd9d66c27e416306afd9e9584c0542b3389620d77b`,
+      `     40       68  limitSwap            buy order: 1.00000000 WART at 0.6 WART/DEMO, closed (filled or canceled), fee 0.01000448  150978b957b13236f07d8dfd9d66c27e416306afd9e9584c0542b3389620d77b`,
     );
     expect(historyB).toContain(
       `     35       45  limitSwap            buy order: 5.00000000 WART at 0.4 WART/DEMO, canceled, fee 0.01000448  4750bedd6bb2261cc21e63e4de48503640da4a0de020cc6705714c45048a2906`,

@@ -176,3 +176,26 @@ describe("0.10.3's print of a transfer of pool shares (reference-differences.md,
     expect(lineOf(await historyText(await NodeApi.connect(replay(untold)), me))).toMatch(/tokenTransfer +sent 100\.000 TOKA to /);
   });
 });
+
+describe("0.10.3's uninitialised `remaining` of a filled order (reference-differences.md, uninitialised-remaining)", () => {
+  const rec = recordings['ref-0.10.3.json'];
+  const runs = rec?.runs ?? [];
+
+  it.runIf(rec)('the orders that crossed the pool: closed, as the open orders tell', async () => {
+    const crossing = runs.filter((r) => r.exit === 0 && /^(buy TOKA 0\.1 0\.03|sell TOKA 1 0\.01)$/.test(argsOf(r.args).words.join(' ')));
+    expect(crossing).toHaveLength(2);
+    for (const order of crossing) {
+      const tx = order.stdout.trim();
+      const run = runs.find((r) => argsOf(r.args).words[0] === 'history' && new RegExp(`^ +\\d+ .*${tx}$`, 'm').test(r.stdout))!;
+      const page = replyData<any>(readJson(run.exchanges.find((x) => x.path.endsWith('/history/9223372036854775807'))!.answer!), '');
+      const entry = page.perBlock.flatMap((b: any) => b.body.limitSwap ?? []).find((e: any) => e.transaction.hash === tx);
+      expect(entry.transaction.processed.remaining.str).toBe('');
+      expect(run.exchanges.filter((x) => /\/open_orders$/.test(x.path))).toHaveLength(1);
+      const lines = await historyText(
+        await NodeApi.connect(replay(run), argsOf(run.args).options.api as GenerationName | undefined),
+        accountOf(run, ['history']),
+      );
+      expect(lines.find((l) => l.endsWith(tx))).toMatch(/order: .*, closed \(filled or canceled\), fee 0\.01000448  /);
+    }
+  });
+});

@@ -99,7 +99,13 @@ function orderAmount(v: bigint, o: { buy: boolean; baseAsset: { decimals: number
 }
 
 /** One line per history entry: height, history id, type, what happened, transaction hash. */
-function describe(type: string, e: Entry, me: string, canceled: Set<string>): string {
+/**
+ * What the history tells of the orders' state besides the entries: the orders a block canceled, and
+ * (asked only when an order's `remaining` is not known) what is open of each open order now.
+ */
+type OrderStates = { canceled: Set<string>; openNow: Map<string, bigint> | null };
+
+function describe(type: string, e: Entry, me: string, states: OrderStates): string {
   const t = e.transaction,
     d = t.data,
     p = t.processed;
@@ -121,12 +127,12 @@ function describe(type: string, e: Entry, me: string, canceled: Set<string>): st
     case 'limitSwap': {
       // `remaining` is what is open now: 0 once the order is filled or canceled. The 0.10 reference
       // sometimes prints uninitialised memory there, marked by an empty `str` (reference-differences.md,
-      // uninitialised-remaining): then the state is not known.
-      const left = !p || p.remaining.str === '' ? null : BigInt(p.remaining.u64);
+      // uninitialised-remaining): then the account's open orders tell it (not among them: 0).
+      const left = !p ? null : p.remaining.str !== '' ? BigInt(p.remaining.u64) : states.openNow ? (states.openNow.get(t.hash) ?? 0n) : null;
       const state =
         left !== null && left > 0n
           ? `, open ${orderAmount(left, d)}`
-          : canceled.has(t.hash)
+          : states.canceled.has(t.hash)
             ? ', canceled'
             : left === 0n
               ? ', closed (filled or canceled)'
@@ -162,12 +168,18 @@ export async function historyText(api: NodeApi, me: string, before?: string): Pr
     before !== undefined ? [] : (await api.mempool()).filter((m) => m.transaction.signedCommon?.originAddress === me || m.transaction.data.toAddress === me);
   const mined = entries(page);
   if (mined.length === 0 && pending.length === 0) return [before === undefined ? 'no history' : `no entries before id ${before}`];
-  const canceled = new Set(mined.map(({ e }) => e.transaction.processed?.canceledTxHash).filter(Boolean));
+  const states: OrderStates = { canceled: new Set(mined.map(({ e }) => e.transaction.processed?.canceledTxHash).filter(Boolean)), openNow: null };
+  if (mined.some(({ type, e }) => type === 'limitSwap' && e.transaction.processed?.remaining.str === '')) {
+    states.openNow = new Map();
+    for (const m of await api.openOrders(me))
+      for (const o of [...m.coinToAssetSwaps, ...m.assetToCoinSwaps])
+        if (!o.inMempool) states.openNow.set(o.txHash, BigInt(o.amount.u64) - BigInt(o.filled.u64));
+  }
   const lines = [HEADER];
   for (const m of pending)
-    lines.push(line('pending', '-', m.type, describe(m.type, { historyId: null, transaction: m.transaction }, me, canceled), m.transaction.hash));
+    lines.push(line('pending', '-', m.type, describe(m.type, { historyId: null, transaction: m.transaction }, me, states), m.transaction.hash));
   for (const { type, height, e } of mined)
-    lines.push(line(String(height), e.historyId === null ? '-' : String(e.historyId), type, describe(type, e, me, canceled), e.transaction.hash));
+    lines.push(line(String(height), e.historyId === null ? '-' : String(e.historyId), type, describe(type, e, me, states), e.transaction.hash));
   // Ids are global: a fromId above 1 says nothing about this account's older entries, so ask.
   const fromId = String(page.fromId);
   if (mined.length > 0 && BigInt(fromId) > 1n && (await historyPage(api, me, fromId)).perBlock.length > 0)
