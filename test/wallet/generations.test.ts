@@ -1,8 +1,8 @@
 // The wallet's table of API generations (ts/wallet/generations.ts) over real answers: the 0.10
 // reference's recorded answers (test/vectors/reference-0.10, reference-0.10.3-exchange) read by
 // the wallet's own views, its request bodies against those the reference accepted, and 0.8 answers
-// written as the mainnet reference 0.8.20 writes them (no recording of 0.8.20's HTTP exists: core
-// a59f7ddf src/node/api/http/json.cpp, nlohmann dump(1), keys sorted).
+// written as the mainnet reference 0.8.20 writes them (core a59f7ddf src/node/api/http/json.cpp,
+// nlohmann dump(1), keys sorted; the wallet over 0.8.20's live answers: live_recorded.test.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
