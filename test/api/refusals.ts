@@ -130,3 +130,12 @@ export function signer(pinHash: () => Uint8Array, firstNonce: number, feeCode: n
 }
 
 export const hex = toHex;
+
+/** 0.01000448, the default minimum fee, as a 16-bit fee code. */
+export const FEE_CODE = 0x4fa2;
+/** A refusal as the references write it: `{"code":…,"error":…}`. */
+export const E = (code: number, text: string): string => JSON.stringify({ code, error: text });
+/** POST /transaction/add of `body`. */
+export const post = (body: unknown): Req => ({ path: '/transaction/add', body });
+/** An address text (48 hex characters) with a wrong checksum: its last character changed. */
+export const badChecksumOf = (address: string): string => `${address.slice(0, 47)}${address[47] === '0' ? '1' : '0'}`;

@@ -12,12 +12,10 @@ import { parsePrice, priceToBytes } from '../../ts/kernel/price.js';
 import { buildExchangeChain, type ExchangeChain } from '../helpers/exchange_chain.js';
 import { genesisHash, removeDir, startNode, type TestNode } from '../helpers/node.js';
 import { TestWallet } from '../helpers/wallet.js';
-import { DROP, edited, expectAnswers, hex, highS, signer, withRecid, type Case, type Edit, type Req } from './refusals.js';
+import { DROP, E, FEE_CODE, badChecksumOf, edited, expectAnswers, hex, highS, post, signer, withRecid, type Case, type Edit, type Req } from './refusals.js';
 
 await initKernel();
 
-const FEE_CODE = 0x4fa2; // 0.01000448, the default minimum fee
-const E = (code: number, text: string) => JSON.stringify({ code, error: text });
 const NOT_FOUND = E(56, 'Not found');
 const ARGS = E(94, 'Invalid API arguments');
 const HEX = E(300, 'Cannot parse hexadecimal input');
@@ -63,7 +61,7 @@ const B = () => x.B;
 const asset = () => x.asset;
 const assetBytes = () => fromHex(x.asset)!;
 /** A's address with a wrong checksum. */
-const badChecksum = () => `${A().addressText.slice(0, 47)}${A().addressText[47] === '0' ? '1' : '0'}`;
+const badChecksum = () => badChecksumOf(A().addressText);
 const price = (p: string) => priceToBytes(parsePrice(p, 2)!.floor);
 
 /** A body as 0.10 clients write it: `wartTransfer`, `wartE8`, `decimals`. */
@@ -73,7 +71,6 @@ function names10(b: Record<string, unknown>): Record<string, unknown> {
   if (out.type === 'coinTransfer') out.type = 'wartTransfer';
   return out;
 }
-const post = (body: unknown): Req => ({ path: '/transaction/add', body });
 /** A signed 0.10 body, then edited. */
 const tx =
   (w: () => TestWallet, payload: () => TransactionPayload, edit: Edit = {}) =>

@@ -16,11 +16,15 @@ import { mine } from '../helpers/peers.js';
 import { TestWallet } from '../helpers/wallet.js';
 import {
   DROP,
+  E,
+  FEE_CODE,
+  badChecksumOf,
   edited,
   expectAnswers as expectAll,
   externalNode,
   hex,
   highS,
+  post,
   signer,
   withRecid,
   type AskedNode,
@@ -31,8 +35,6 @@ import {
 
 await initKernel();
 
-const FEE_CODE = 0x4fa2; // 0.01000448, the default minimum fee
-const E = (code: number, text: string) => JSON.stringify({ code, error: text });
 const NOT_FOUND = E(57, 'not found');
 const ARGS = E(95, 'invalid API arguments');
 const HEX = E(200, 'cannot parse hexadecimal input');
@@ -77,7 +79,7 @@ afterAll(async () => {
 
 const expectAnswers = (n: AskedNode, cases: Case[]) => expectAll(n, cases, REFERENCE !== undefined);
 
-const badChecksum = () => `${A.addressText.slice(0, 47)}${A.addressText[47] === '0' ? '1' : '0'}`;
+const badChecksum = () => badChecksumOf(A.addressText);
 const get = (path: string) => (): Req => ({ path });
 
 /** A transfer as 0.8 clients send it (warthog_rs, Miningcore): untyped, `amountE8`. */
@@ -86,7 +88,6 @@ function names08(b: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, amountE8: coinE8 };
 }
 const transfer = (amount = 1000n, to: TestWallet = C): TransactionPayload => ({ type: 'coinTransfer', toAddress: to.address, amount });
-const post = (body: unknown): Req => ({ path: '/transaction/add', body });
 /** A signed 0.8 transfer, then edited. */
 const tx =
   (edit: Edit = {}, payload = () => transfer(), from: TestWallet = A) =>
