@@ -42,7 +42,7 @@ import {
 } from '../consensus/signed_snapshot.js';
 import { toHex } from '../core/hex.js';
 import { HeadMarker } from '../store/head_marker.js';
-import { damaged, isCorruption } from '../store/failure.js';
+import { damaged, isCorruption, writeFailureText } from '../store/failure.js';
 import { encodeCheck, extendCrc, verifyLoaded } from './integrity.js';
 import { ReadView, readStoredBlock } from './read_view.js';
 import { log } from '../log.js';
@@ -83,6 +83,8 @@ export class Chain implements HeaderChainView {
   private readonly live = new Set<ReadView>();
   /** The writes of the branch being applied (switchBranch), not yet made. */
   private group: WriteGroup | null = null;
+  /** The last write failed (said once in the log until a write succeeds). */
+  private writeFailing = false;
 
   private constructor(
     readonly db: Db,
@@ -414,7 +416,7 @@ export class Chain implements HeaderChainView {
           // The blocks applied are valid, even when a later one is not: written, then rolled back below.
           const group = this.group;
           this.group = null;
-          await group.flush();
+          await this.commit(() => group.flush());
         }
       } catch (e) {
         // A failed write: what the database holds is what the chain is (then the usual way back).
@@ -468,7 +470,7 @@ export class Chain implements HeaderChainView {
     const headerCrc = await this.headerCrcAt(h - 1);
     // Before the commit, for the same reason as in appendBlock.
     this.marker.write(h - 1, this.hashAt(h - 1));
-    await writeBatch(this.db, undoOps(undo), blockDeletes(h, block.hash), headRecords(h - 1, this.hashAt(h - 1), headerCrc));
+    await this.commit(() => writeBatch(this.db, undoOps(undo), blockDeletes(h, block.hash), headRecords(h - 1, this.hashAt(h - 1), headerCrc)));
     for (const v of this.live) v.keepPopped(h, this.rawHeaderAt(h), this.hashAt(h), this.worksumAt(h));
     this.headers.pop();
     this.headerCrc = headerCrc;
@@ -488,9 +490,28 @@ export class Chain implements HeaderChainView {
 
   /** Writes a block's operations: with a branch's group, to it (written once it is large or done). */
   private async write(...lists: BatchOp[][]): Promise<void> {
-    if (!this.group) return writeBatch(this.db, ...lists);
-    this.group.add(...lists);
-    if (this.group.size >= this.groupRecords) await this.group.flush();
+    const group = this.group;
+    if (!group) return this.commit(() => writeBatch(this.db, ...lists));
+    group.add(...lists);
+    if (group.size >= this.groupRecords) await this.commit(() => group.flush());
+  }
+
+  /**
+   * Runs one write of the database. Its failure (disk full, I/O error) is the database's, not the
+   * block's: EDBWRITE, said once in the log until a write succeeds again; what was not written is
+   * never served (forgetUnwritten), and the next attempt continues from what was.
+   */
+  private async commit(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (e) {
+      const reason = writeFailureText(e);
+      if (!this.writeFailing) log.error(`cannot write to the database ${this.db.location}: ${reason}; the node keeps the chain it has written and tries again`);
+      this.writeFailing = true;
+      throw new NodeError('EDBWRITE', reason);
+    }
+    if (this.writeFailing) log.info(`writing to the database ${this.db.location} again`);
+    this.writeFailing = false;
   }
 
   /** The chain as of the end of the last change (for synchronous reads: keep no reference across an await). */

@@ -188,6 +188,8 @@ export const ERRORS = {
   // Ours: applying the block trips an assertion or an uncaught exception in the reference 0.10.3,
   // which then exits: no reference node can hold such a block, so we refuse it.
   EREFABORT: [2002, 'Block aborts the reference node'],
+  // Ours: the database refused a write (disk full, I/O error); the chain stays what it holds.
+  EDBWRITE: [2003, 'Database write failed'],
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -26,7 +26,7 @@ const HEADER_PIPELINE = 4; // header batches asked for and not yet checked (8,64
 const BLOCK_WINDOW = 16; // body ranges asked for or held above the applied ones (30 blocks each)
 const MAX_HELPERS = 7; // peers fetching bodies besides the leader
 /** Errors of switchBranch that are not the peer's fault. */
-const LOCAL_ERRORS = new Set(['EREORGWORK', 'EFORKHEIGHT', 'EBUG']);
+const LOCAL_ERRORS = new Set(['EREORGWORK', 'EFORKHEIGHT', 'EBUG', 'EDBWRITE']);
 
 /** Nothing useful can be done with this peer now (not its fault). */
 class Abort extends Error {}

@@ -34,6 +34,12 @@ function detail(e: unknown): string {
   return String(err?.message ?? e);
 }
 
+/** Why a write failed, for the log and the error answer: a full disk said so, else LevelDB's own words. */
+export function writeFailureText(e: unknown): string {
+  const text = detail(e);
+  return /No space left on device|ENOSPC/.test(text) ? `disk full (${text})` : text;
+}
+
 /** Turns an error met while creating or opening the data directory's database into a StoreFailure. */
 export function classifyOpenError(e: unknown, dataDir: string, dbPath: string): StoreFailure {
   if (e instanceof StoreFailure) return e;
