@@ -1,5 +1,6 @@
 // Per-network P2P settings (p2p.md §1.2): the handshake magic (the default listen ports belong to
-// the command line, config.ts). Regtest is ours: its own magic keeps regtest and testnet nodes apart.
+// the command line, config.ts). Regtest and regtest-mainnet are ours: their own magics (the networks'
+// data, consensus/params.ts) keep their nodes apart from testnet and mainnet nodes.
 // The seed peers a node dials by default are in seeds.ts.
 import { networkParams, type NetworkName } from '../consensus/params.js';
 
