@@ -22,15 +22,14 @@
 //          [--ref PATH] [--port-base P] [--keep] [--verbose] [--brief] [--hold]   (--help explains them)
 // Needs `npm run build` (dist/node.mjs) and the reference binary (default
 // $TMPDIR/warthog-ref/regtest/build/src/node/wart-node, or $REF_BIN). Loopback only.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadProject } from './lib/project.mjs';
 import { Num, big, leafDiffs, numOf, parseJson, sortedJson, writeJson } from './lib/exact-json.mjs';
+import { Differential, seededRandom } from './lib/nodes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUR_DIR = resolve(process.env.OUR_DIR ?? join(HERE, '..'));
@@ -197,32 +196,12 @@ const KNOWN = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Processes, work folder, logging.
-const work = mkdtempSync(join(tmpdir(), 'defi-diff-'));
-const kids = [];
-const stopAll = () => {
-  for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-};
-process.on('exit', stopAll);
-process.on('SIGINT', () => process.exit(130));
-process.on('SIGTERM', () => process.exit(143));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const say = (line) => process.stdout.write(line + '\n');
-const vsay = (line) => {
-  if (VERBOSE) say(line);
-};
-function start(label, cmd, args, env = {}, quietStart = false) {
-  const fd = openSync(join(work, `${label}.log`), 'a');
-  const t0 = Date.now();
-  const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
-  kids.push(c);
-  c.on('exit', (code, sig) => {
-    if (finished || (quietStart && Date.now() - t0 < 15000)) return;
-    reportEvent(`${label} exited`, `${label} exited (${code ?? sig}); log ${join(work, `${label}.log`)}`);
-  });
-  return c;
-}
-let finished = false;
+// The run: work folder, children, logging, the count of differences (scripts/lib/nodes.mjs).
+const routeKeyOf = (path) => path.replace(/[0-9a-f]{48,64}/g, ':x').replace(/\/\d+/g, '/:n');
+const run = new Differential({ name: 'defi-diff', verbose: VERBOSE, brief: opt.brief === true, shortAt: 400, routeKey: routeKeyOf });
+const work = run.work;
+const say = (line) => run.say(line);
+const vsay = (line) => run.vsay(line);
 
 // ---------------------------------------------------------------------------------------------
 // HTTP.
@@ -230,25 +209,17 @@ const OURS = { name: 'ours', rpc: `127.0.0.1:${PORT_BASE + 1}`, p2p: `127.0.0.1:
 const REF = { name: 'ref', rpc: `127.0.0.1:${PORT_BASE + 3}`, p2p: `127.0.0.1:${PORT_BASE + 4}` };
 const NODES = [OURS, REF];
 const other = (n) => (n === OURS ? REF : OURS);
+/** An answer with its JSON parsed (exact numbers), or `{$unparsed}` / `{$error}`. */
 async function http(node, method, path, body) {
+  const a = await run.answer(node, method, path, body);
+  if (a.status === 0) return { status: 0, text: String(a.error), json: { $error: a.text } };
+  let json;
   try {
-    const r = await fetch(`http://${node.rpc}${path}`, {
-      method,
-      body,
-      headers: body ? { 'content-type': 'application/json' } : {},
-      signal: AbortSignal.timeout(20000),
-    });
-    const text = await r.text();
-    let json;
-    try {
-      json = parseJson(text);
-    } catch {
-      json = { $unparsed: text.slice(0, 300) };
-    }
-    return { status: r.status, text, json };
-  } catch (e) {
-    return { status: 0, text: String(e), json: { $error: String(e.cause?.code ?? e.message ?? e) } };
+    json = parseJson(a.text);
+  } catch {
+    json = { $unparsed: a.text.slice(0, 300) };
   }
+  return { status: a.status, text: a.text, json };
 }
 const get = (node, path) => http(node, 'GET', path);
 const codeOf = (j) => (j && j.code instanceof Num ? Number(j.code.t) : null);
@@ -273,61 +244,13 @@ const loadSigner = () =>
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness (xorshift128+ seeded through SHA-256).
-const seedBytes = createHash('sha256').update(`defi-diff:${SEED}`).digest();
-let s0 = seedBytes.readBigUInt64BE(0),
-  s1 = seedBytes.readBigUInt64BE(8);
-const M64 = (1n << 64n) - 1n;
+const { next64, rnd, rint, pick, chance, rbig } = seededRandom(`defi-diff:${SEED}`);
 const I63 = (1n << 63n) - 1n;
-function next64() {
-  let x = s0;
-  const y = s1;
-  s0 = y;
-  x ^= (x << 23n) & M64;
-  x ^= x >> 17n;
-  x ^= y ^ (y >> 26n);
-  s1 = x;
-  return (s0 + s1) & M64;
-}
-const rnd = () => Number(next64() >> 11n) / 2 ** 53;
-const rint = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
-const pick = (a) => a[Math.floor(rnd() * a.length)];
-const chance = (p) => rnd() < p;
-/** A bigint in [lo, hi]. */
-function rbig(lo, hi) {
-  if (hi <= lo) return lo;
-  const span = hi - lo + 1n;
-  let r = 0n;
-  for (let i = 0; i < 2; i++) r = (r << 64n) | next64();
-  return lo + (r % span);
-}
 /** A random share in [lo, hi] (fractions) of x. */
 const part = (x, lo, hi) => (x * BigInt(Math.floor((lo + rnd() * (hi - lo)) * 1e6))) / 1000000n;
 
 // ---------------------------------------------------------------------------------------------
 // Differences.
-let comparisons = 0,
-  diffCount = 0,
-  knownCount = 0;
-const knownSeen = new Map();
-const diffRoutes = new Map(); // pattern → count
-const short = (s) => (s.length > 400 ? s.slice(0, 400) + '…' : s);
-const routeKeyOf = (path) => path.replace(/[0-9a-f]{48,64}/g, ':x').replace(/\/\d+/g, '/:n');
-const PRINT_PER_PATTERN = 3;
-/** Counts a difference and prints it (with --brief only the first few of each (route, JSON path) pattern). */
-function report(label, path, d) {
-  diffCount++;
-  const pattern = `${routeKeyOf(path)} ${d.path.replace(/\[\d+\]/g, '[]')}`;
-  const n = (diffRoutes.get(pattern) ?? 0) + 1;
-  diffRoutes.set(pattern, n);
-  if (!opt.brief || n <= PRINT_PER_PATTERN) say(`DIFF ${label} ${path} ${d.path}\n  ours: ${short(d.ours)}\n  ref:  ${short(d.ref)}`);
-  else if (n === PRINT_PER_PATTERN + 1) say(`DIFF (further differences of the pattern ${pattern} are counted, not printed)`);
-}
-/** A difference outside the answers' comparison (relay, refusals, the chain itself). */
-function reportEvent(pattern, text) {
-  diffCount++;
-  diffRoutes.set(pattern, (diffRoutes.get(pattern) ?? 0) + 1);
-  say(`DIFF ${text}`);
-}
 /**
  * `/transaction/mempool` lists by fee, highest first; among equal fees the reference lists the
  * newest arrival first, and arrival order differs between two nodes (each gets the other's
@@ -340,7 +263,7 @@ function feeOrdered(label, path, node, doc) {
   const fee = (e) => big(e.transaction?.signedCommon?.fee?.E8);
   for (let i = 1; i < list.length; i++) {
     if (fee(list[i]) > fee(list[i - 1])) {
-      report(label, path, {
+      run.report(label, path, {
         path: `$.data[${i}] (fee order)`,
         ours: node === OURS ? 'a higher fee after a lower one' : 'fee descending',
         ref: node === REF ? 'a higher fee after a lower one' : 'fee descending',
@@ -365,7 +288,7 @@ function balanceOrdered(label, path, node, doc) {
   const total = (e) => big(e.balance?.u64);
   for (let i = 1; i < list.length; i++) {
     if (total(list[i]) > total(list[i - 1])) {
-      report(label, path, {
+      run.report(label, path, {
         path: `$.data.richlist[${i}] (balance order)`,
         ours: node === OURS ? 'a larger balance after a smaller one' : 'descending',
         ref: node === REF ? 'a larger balance after a smaller one' : 'descending',
@@ -379,7 +302,7 @@ function balanceOrdered(label, path, node, doc) {
 /** Compares one answer of both nodes; returns the parsed pair. */
 async function compareRoute(label, path) {
   const [o, r] = await Promise.all([get(OURS, path), get(REF, path)]);
-  comparisons++;
+  run.comparisons++;
   if (path === '/transaction/mempool') {
     o.json = feeOrdered(label, path, OURS, o.json);
     r.json = feeOrdered(label, path, REF, r.json);
@@ -395,99 +318,18 @@ async function compareRoute(label, path) {
   for (const d of leaves) {
     const k = KNOWN.find((e) => e.match({ route: path, ...d, oursDoc: o.json, refDoc: r.json }));
     if (k) {
-      knownCount++;
-      knownSeen.set(k.id, (knownSeen.get(k.id) ?? 0) + 1);
+      run.countKnown(k.id);
       continue;
     }
-    report(label, path, d);
+    run.report(label, path, d);
   }
   return [o, r];
 }
 
 // ---------------------------------------------------------------------------------------------
 // Nodes.
-async function waitUp(node, ms = 60000, proc = null) {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(300)) {
-    if (dataOf(await get(node, '/chain/head'))) return true;
-    if (proc && proc.exitCode !== null) return false;
-  }
-  throw new Error(`${node.name} did not answer on ${node.rpc}`);
-}
-/** Local TCP ports in use in any state (a TIME_WAIT client socket on a port makes the reference's bind fail). */
-function portsInUse() {
-  const used = new Set();
-  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    try {
-      for (const l of readFileSync(f, 'utf8').split('\n').slice(1)) {
-        const m = /^\s*\d+:\s+[0-9A-F]+:([0-9A-F]{4})/.exec(l);
-        if (m) used.add(parseInt(m[1], 16));
-      }
-    } catch {}
-  }
-  return used;
-}
-/**
- * Two ports for `node` (RPC, P2P): the given ones, unless a socket holds one of them (the machine's
- * ephemeral ports include this range, so a client connection may), then a free pair in 41000..41999.
- */
-function choosePorts(node, rpc, p2p, fresh) {
-  const used = portsInUse();
-  const taken = new Set([...NODES.filter((n) => n !== node).flatMap((n) => [n.rpc, n.p2p].map((a) => Number(a.split(':')[1])))]);
-  const free = (p) => p >= 41000 && p <= 41999 && !used.has(p) && !taken.has(p);
-  if (fresh || !free(rpc) || !free(p2p)) {
-    do rpc = 41000 + 2 * Math.floor(Math.random() * 500);
-    while (!free(rpc) || !free(rpc + 1));
-    p2p = rpc + 1;
-  }
-  node.rpc = `127.0.0.1:${rpc}`;
-  node.p2p = `127.0.0.1:${p2p}`;
-}
-/** Starts a node, again on other ports when it stops at start (its log's last line says why). */
-async function startNode(node, label, launch) {
-  for (let attempt = 0; attempt < 6; attempt++) {
-    choosePorts(node, PORT_BASE + (node === OURS ? 1 : 3), PORT_BASE + (node === OURS ? 2 : 4), attempt > 0);
-    const proc = launch();
-    if (await waitUp(node, 60000, proc)) return;
-    say(
-      `defi-diff: ${label} stopped at start (${readFileSync(join(work, `${label}.log`), 'utf8')
-        .trim()
-        .split('\n')
-        .pop()}); again on other ports`,
-    );
-  }
-  throw new Error(`${label} did not start`);
-}
-const startOurs = () =>
-  startNode(OURS, 'ours', () =>
-    start(
-      'ours',
-      process.execPath,
-      [join(OUR_DIR, 'dist/node.mjs'), '--regtest', '--api=0.10', `--rpc=${OURS.rpc}`, `--bind=${OURS.p2p}`, `--datadir=${join(work, 'ours-data')}`],
-      {},
-      true,
-    ),
-  );
-/** The reference: HOME with `.warthog/`, `--testnet` (its regtest build) and `--connect` to ours, loopback only. */
-function startRef() {
-  const home = join(work, 'ref-home');
-  mkdirSync(join(home, '.warthog'), { recursive: true });
-  return startNode(REF, 'ref', () =>
-    start('ref', REF_BIN, ['--testnet', `--rpc=${REF.rpc}`, `--bind=${REF.p2p}`, `--connect=${OURS.p2p}`], { HOME: home }, true),
-  );
-}
-async function head(node) {
-  const d = dataOf(await get(node, '/chain/head'));
-  const h = d?.chainHead ?? d;
-  return h ? { height: numOf(h.height), hash: h.hash, pinHeight: numOf(h.pinHeight), pinHash: h.pinHash } : null;
-}
-async function waitSynced(ms = 60000) {
-  let a, b;
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) {
-    [a, b] = await Promise.all([head(OURS), head(REF)]);
-    if (a && b && a.hash === b.hash) return a;
-  }
-  return { diverged: true, ours: a, ref: b };
-}
+const head = (node) => run.head(node);
+const waitSynced = () => run.waitSynced(OURS, REF);
 
 const prefixed = (hex) => (hex.length / 2).toString(16).padStart(8, '0') + hex;
 /**
@@ -1009,15 +851,15 @@ async function submit(t, pins) {
   vsay(`tx ${t.kind} ${hash.slice(0, 12)} from #${t.from} to ${node.name}: ${r.text.slice(0, 160)}`);
   if (codeOf(r.json) === 0) {
     const echoed = r.json.data?.txHash;
-    if (echoed !== undefined && echoed !== hash) reportEvent('POST /transaction/add txHash', `${node.name} reports hash ${echoed} for ${t.kind} ${hash}`);
+    if (echoed !== undefined && echoed !== hash) run.reportEvent('POST /transaction/add txHash', `${node.name} reports hash ${echoed} for ${t.kind} ${hash}`);
     sent.set(hash, rec);
     return rec;
   }
   // Refused: the other node must refuse it the same way (same error code).
   const r2 = await http(other(node), 'POST', '/transaction/add', body);
-  comparisons++;
+  run.comparisons++;
   if (codeOf(r2.json) !== codeOf(r.json)) {
-    reportEvent(
+    run.reportEvent(
       `POST /transaction/add ${t.kind} refused by one`,
       `POST /transaction/add (${t.kind} ${hash}) refused by ${node.name} only\n  ${node.name}: ${r.text}\n  ${other(node).name}: ${r2.text}\n  body: ${body}`,
     );
@@ -1034,23 +876,17 @@ async function submit(t, pins) {
 }
 
 /** Waits until both nodes know every accepted transaction (relay each way). */
-async function waitRelayed(recs) {
-  const missing = new Set(recs);
-  for (const t0 = Date.now(); missing.size && Date.now() - t0 < 20000; await sleep(200)) {
-    await Promise.all(
-      [...missing].map(async (t) => {
-        const [o, r] = await Promise.all([get(OURS, `/transaction/lookup/${t.hash}`), get(REF, `/transaction/lookup/${t.hash}`)]);
-        if (codeOf(o.json) === 0 && codeOf(r.json) === 0) missing.delete(t);
-      }),
-    );
-  }
-  for (const t of missing) {
-    reportEvent(
+const waitRelayed = (recs) =>
+  run.waitRelayed(
+    OURS,
+    REF,
+    recs,
+    (t) => t.hash,
+    (t) => [
       `relay ${t.node} → other`,
       `relay: ${t.kind} ${t.hash} submitted to ${t.node} did not reach ${other(NODES.find((x) => x.name === t.node)).name} in 20 s\n  body: ${t.body}`,
-    );
-  }
-}
+    ],
+  );
 
 /** Every question of the per-block comparison. */
 function questions(height, blockTxs, pendingTxs) {
@@ -1168,15 +1004,22 @@ async function main() {
     k.line = `${DOC}:${n + 1}`;
   }
 
-  await startOurs();
-  await startRef();
+  // The reference: its regtest build (`--testnet`), connected to ours, loopback only.
+  await run.startBoth(OURS, REF, {
+    ourBin: join(OUR_DIR, 'dist/node.mjs'),
+    ourArgs: ['--regtest', '--api=0.10'],
+    refBin: REF_BIN,
+    portBase: PORT_BASE,
+    lo: 41000,
+    hi: 41999,
+  });
   say(`defi-diff: ours RPC ${OURS.rpc} P2P ${OURS.p2p}; reference RPC ${REF.rpc} P2P ${REF.p2p}`);
 
   // Funding: rewards to all but the last account (it is created by a transfer).
   const afterBlock = async (label, pending = []) => {
     const synced = await waitSynced();
     if (synced.diverged) {
-      reportEvent(
+      run.reportEvent(
         'chain head',
         `chain: the nodes did not agree on a head within 60 s after ${label}: ours ${JSON.stringify(synced.ours)} ref ${JSON.stringify(synced.ref)}`,
       );
@@ -1216,7 +1059,7 @@ async function main() {
         .filter(([, v]) => v === 0)
         .map(([k]) => k);
       say(
-        `progress: round ${round}, height ${chainHeight}, ${minedTxs()} transactions in blocks, ${diffCount} differences${missing.length ? `, not yet: ${missing.join(' ')}` : ''}`,
+        `progress: round ${round}, height ${chainHeight}, ${minedTxs()} transactions in blocks, ${run.diffCount} differences${missing.length ? `, not yet: ${missing.join(' ')}` : ''}`,
       );
     }
     const pins = {};
@@ -1261,11 +1104,11 @@ async function main() {
     }
     if (!appendCompared && appendAnswers.has('ours') && appendAnswers.has('ref')) {
       appendCompared = true;
-      comparisons++;
+      run.comparisons++;
       const [o, r] = [appendAnswers.get('ours'), appendAnswers.get('ref')];
       vsay(`POST /chain/append success: ours ${o}, ref ${r}`);
       if (sortedJson(parseJson(o)) !== sortedJson(parseJson(r)))
-        reportEvent('POST /chain/append success', `POST /chain/append success\n  ours: ${o}\n  ref:  ${r}`);
+        run.reportEvent('POST /chain/append success', `POST /chain/append success\n  ours: ${o}\n  ref:  ${r}`);
     }
   }
   await probes('probes at end');
@@ -1278,36 +1121,32 @@ async function main() {
 }
 
 function finish() {
-  finished = true;
   const t = (k) => minedByType[k] ?? 0;
   const cov = Object.entries(coverage)
     .filter(([, v]) => v === 0)
     .map(([k]) => k);
-  for (const [id, n] of knownSeen) {
-    const k = KNOWN.find((e) => e.id === id);
-    say(`known: ${id} ×${n} (${k.line})`);
-  }
-  for (const [k, v] of diffRoutes) say(`differences: ${k} ×${v}`);
-  if (cov.length) say(`not covered: ${cov.join(', ')}`);
-  const ok = diffCount === 0 && cov.length === 0;
-  const types =
-    `wartTransfer=${t('coinTransfer')} assetCreation=${t('assetCreation')} tokenTransfer=${t('tokenTransfer')} (asset ${coverage.assetTransfer}, shares ${coverage.sharesTransfer}) ` +
-    `limitSwap=${t('limitSwap')} (buy ${coverage.buy}, sell ${coverage.sell}) cancelation=${t('cancelation')} (resting ${coverage.cancelResting}, filled ${coverage.cancelFilled}) ` +
-    `liquidityDeposit=${t('liquidityDeposit')} (first ${coverage.depositFirst}) liquidityWithdrawal=${t('liquidityWithdrawal')}`;
-  say(
-    `SUMMARY defi-diff seed=${SEED} direction=${DIRECTION} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocks} txs=${Object.values(minedByType).reduce((a, b) => a + b, 0)} [${types}] refused-by-both=${refusedSame} comparisons=${comparisons} known=${knownCount} differences=${diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`,
-  );
-  if (opt.hold) {
-    say(`holding: ours http://${OURS.rpc} (log ${join(work, 'ours.log')}), ref http://${REF.rpc} (HOME ${join(work, 'ref-home')}); Ctrl-C ends`);
-    return;
-  }
-  stopAll();
-  if (ok && !opt.keep) rmSync(work, { recursive: true, force: true });
-  process.exit(ok ? 0 : 1);
+  const ok = run.diffCount === 0 && cov.length === 0;
+  run.end(ok, {
+    known: KNOWN,
+    keep: opt.keep,
+    hold: opt.hold,
+    ours: OURS,
+    ref: REF,
+    summary: () => {
+      if (cov.length) say(`not covered: ${cov.join(', ')}`);
+      const types =
+        `wartTransfer=${t('coinTransfer')} assetCreation=${t('assetCreation')} tokenTransfer=${t('tokenTransfer')} (asset ${coverage.assetTransfer}, shares ${coverage.sharesTransfer}) ` +
+        `limitSwap=${t('limitSwap')} (buy ${coverage.buy}, sell ${coverage.sell}) cancelation=${t('cancelation')} (resting ${coverage.cancelResting}, filled ${coverage.cancelFilled}) ` +
+        `liquidityDeposit=${t('liquidityDeposit')} (first ${coverage.depositFirst}) liquidityWithdrawal=${t('liquidityWithdrawal')}`;
+      say(
+        `SUMMARY defi-diff seed=${SEED} direction=${DIRECTION} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocks} txs=${Object.values(minedByType).reduce((a, b) => a + b, 0)} [${types}] refused-by-both=${refusedSame} comparisons=${run.comparisons} known=${run.knownCount} differences=${run.diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`,
+      );
+    },
+  });
 }
 
 main().catch((e) => {
   say(`defi-diff: ${e.stack ?? e}`);
-  diffCount++;
+  run.diffCount++;
   finish();
 });

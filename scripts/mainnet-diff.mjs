@@ -25,16 +25,16 @@
 //          [--port-base P] [--record DIR] [--keep] [--verbose] [--brief] [--hold]   (--help explains them)
 // Needs `npm run build` (dist/node.mjs; OUR_DIR names another checkout) and the reference binary
 // (default $TMPDIR/warthog-ref/regtest-mainnet-0.8/build/src/node/wart-node, or $REF_BIN). Loopback only.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Num, big, numOf, parseJson, writeJson } from './lib/exact-json.mjs';
 import { loadProject } from './lib/project.mjs';
 import { DOC, KNOWN, answerText, compareAnswers, liveOnly, locateKnown } from './lib/mainnet-compare.mjs';
+import { Differential, seededRandom } from './lib/nodes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUR_DIR = resolve(process.env.OUR_DIR ?? join(HERE, '..'));
@@ -102,51 +102,22 @@ for (const [f, what] of [
 }
 
 // ---------------------------------------------------------------------------------------------
-// Processes, work folder, logging.
-const work = mkdtempSync(join(tmpdir(), 'mainnet-diff-'));
-const kids = [];
-let finished = false;
-const stopAll = () => {
-  for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-};
-process.on('exit', stopAll);
-process.on('SIGINT', () => process.exit(130));
-process.on('SIGTERM', () => process.exit(143));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const say = (line) => process.stdout.write(line + '\n');
-const vsay = (line) => {
-  if (VERBOSE) say(line);
-};
-function start(label, cmd, args, env = {}) {
-  const fd = openSync(join(work, `${label}.log`), 'a');
-  const t0 = Date.now();
-  const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
-  kids.push(c);
-  c.on('exit', (code, sig) => {
-    if (finished || Date.now() - t0 < 15000) return;
-    reportEvent(`${label} exited`, `${label} exited (${code ?? sig}); log ${join(work, `${label}.log`)}`);
-  });
-  return c;
-}
+// The run: work folder, children, logging, the count of differences (scripts/lib/nodes.mjs).
+const routeKeyOf = (path) =>
+  path
+    .replace(/[0-9a-fA-F]{48,}/g, ':x')
+    .replace(/\/\d+/g, '/:n')
+    .replace(/\?.*$/, '');
+const run = new Differential({ name: 'mainnet-diff', verbose: VERBOSE, brief: opt.brief === true, shortAt: 600, routeKey: routeKeyOf });
+const work = run.work;
+const say = (line) => run.say(line);
+const vsay = (line) => run.vsay(line);
 
 // ---------------------------------------------------------------------------------------------
 // HTTP.
 const OURS = { name: 'ours' };
 const REF = { name: 'ref' };
-const NODES = [OURS, REF];
-async function http(node, method, path, body) {
-  try {
-    const r = await fetch(`http://${node.rpc}${path}`, {
-      method,
-      body,
-      headers: body !== undefined ? { 'content-type': 'application/json' } : {},
-      signal: AbortSignal.timeout(20000),
-    });
-    return { status: r.status, text: await r.text() };
-  } catch (e) {
-    return { status: 0, text: String(e.cause?.code ?? e.message ?? e) };
-  }
-}
+const http = (node, method, path, body) => run.answer(node, method, path, body);
 const jsonOf = (a) => {
   try {
     return parseJson(a.text);
@@ -182,58 +153,11 @@ let S;
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness (xorshift128+ seeded through SHA-256).
-const seedBytes = createHash('sha256').update(`mainnet-diff:${SEED}`).digest();
-let s0 = seedBytes.readBigUInt64BE(0),
-  s1 = seedBytes.readBigUInt64BE(8);
-const M64 = (1n << 64n) - 1n;
-function next64() {
-  let x = s0;
-  const y = s1;
-  s0 = y;
-  x ^= (x << 23n) & M64;
-  x ^= x >> 17n;
-  x ^= y ^ (y >> 26n);
-  s1 = x;
-  return (s0 + s1) & M64;
-}
-const rnd = () => Number(next64() >> 11n) / 2 ** 53;
-const rint = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
-const pick = (a) => a[Math.floor(rnd() * a.length)];
-const chance = (p) => rnd() < p;
-/** A bigint in [lo, hi]. */
-const rbig = (lo, hi) => (hi <= lo ? lo : lo + (((next64() << 64n) | next64()) % (hi - lo + 1n)));
+const { next64, rnd, rint, pick, chance, rbig } = seededRandom(`mainnet-diff:${SEED}`);
 const sha = (text) => createHash('sha256').update(text).digest();
 
 // ---------------------------------------------------------------------------------------------
 // Differences and the recording.
-let comparisons = 0,
-  diffCount = 0,
-  knownCount = 0;
-const knownSeen = new Map();
-const diffRoutes = new Map(); // pattern → count
-const short = (s) => (s.length > 600 ? s.slice(0, 600) + '…' : s);
-const routeKeyOf = (path) =>
-  path
-    .replace(/[0-9a-fA-F]{48,}/g, ':x')
-    .replace(/\/\d+/g, '/:n')
-    .replace(/\?.*$/, '');
-const PRINT_PER_PATTERN = 3;
-function report(label, route, d, body) {
-  diffCount++;
-  const pattern = `${routeKeyOf(route)} ${d.path.replace(/\[\d+\]/g, '[]')}`;
-  const n = (diffRoutes.get(pattern) ?? 0) + 1;
-  diffRoutes.set(pattern, n);
-  const sent = body === undefined ? '' : `\n  body: ${short(body)}`;
-  if (!opt.brief || n <= PRINT_PER_PATTERN) say(`DIFF ${label} ${route} ${d.path}${sent}\n  ours: ${short(d.ours)}\n  ref:  ${short(d.ref)}`);
-  else if (n === PRINT_PER_PATTERN + 1) say(`DIFF (further differences of the pattern ${pattern} are counted, not printed)`);
-}
-/** A difference outside the answers' comparison (relay, the chain itself, a node gone). */
-function reportEvent(pattern, text) {
-  diffCount++;
-  diffRoutes.set(pattern, (diffRoutes.get(pattern) ?? 0) + 1);
-  say(`DIFF ${text}`);
-}
-
 /**
  * The recording (--record): steps in the order they happened, so a replay into one node of ours
  * reproduces each state: `{get}` / `{post, body}` with the reference's answer (an index into
@@ -297,14 +221,11 @@ function serially(fn) {
 async function compare(label, method, path, body, refBody = body) {
   const both = () => Promise.all([http(OURS, method, path, body), http(REF, method, path, refBody)]);
   const [o, r] = /\/history\//.test(path) ? await serially(both) : await both();
-  comparisons++;
+  run.comparisons++;
   const route = `${method} ${path}`;
   const { diffs, known } = compareAnswers(route, o, r, { height: chainHeight });
-  for (const k of known) {
-    knownCount++;
-    knownSeen.set(k.id, (knownSeen.get(k.id) ?? 0) + 1);
-  }
-  for (const d of diffs) report(label, route, d, body);
+  for (const k of known) run.countKnown(k.id);
+  for (const d of diffs) run.report(label, route, d, body);
   if (recordable(path)) recordStep(method === 'GET' ? { get: path, a: recordAnswer(r) } : { post: path, body, a: recordAnswer(r) });
   return [o, r];
 }
@@ -322,81 +243,8 @@ async function compareAll(label, paths) {
 
 // ---------------------------------------------------------------------------------------------
 // Nodes.
-/** Local TCP ports in use in any state (a TIME_WAIT client socket on a port makes the reference's bind fail). */
-function portsInUse() {
-  const used = new Set();
-  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    try {
-      for (const l of readFileSync(f, 'utf8').split('\n').slice(1)) {
-        const m = /^\s*\d+:\s+[0-9A-F]+:([0-9A-F]{4})/.exec(l);
-        if (m) used.add(parseInt(m[1], 16));
-      }
-    } catch {}
-  }
-  return used;
-}
-/** Two free ports for `node` (RPC, P2P): the given ones, or another free pair of the range. */
-function choosePorts(node, rpc, fresh) {
-  const used = portsInUse();
-  const taken = new Set(NODES.filter((n) => n !== node && n.rpc).flatMap((n) => [n.rpc, n.p2p].map((a) => Number(a.split(':')[1]))));
-  const free = (p) => portOk(p) && !used.has(p) && !taken.has(p);
-  if (fresh || !free(rpc) || !free(rpc + 1)) {
-    do rpc = PORTS.lo + 2 * Math.floor(Math.random() * ((PORTS.hi - PORTS.lo) / 2));
-    while (!free(rpc) || !free(rpc + 1));
-  }
-  node.rpc = `127.0.0.1:${rpc}`;
-  node.p2p = `127.0.0.1:${rpc + 1}`;
-}
-async function waitUp(node, proc, ms = 60000) {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(300)) {
-    if (dataOf(await get(node, '/chain/head'))) return true;
-    if (proc.exitCode !== null) return false;
-  }
-  throw new Error(`${node.name} did not answer on ${node.rpc}`);
-}
-async function startNode(node, label, launch) {
-  for (let attempt = 0; attempt < 6; attempt++) {
-    choosePorts(node, PORT_BASE + (node === OURS ? 1 : 3), attempt > 0);
-    const proc = launch();
-    if (await waitUp(node, proc)) return;
-    say(
-      `mainnet-diff: ${label} stopped at start (${readFileSync(join(work, `${label}.log`), 'utf8')
-        .trim()
-        .split('\n')
-        .pop()}); again on other ports`,
-    );
-  }
-  throw new Error(`${label} did not start`);
-}
-const startOurs = () =>
-  startNode(OURS, 'ours', () =>
-    start('ours', process.execPath, [
-      join(OUR_DIR, 'dist/node.mjs'),
-      '--regtest-mainnet',
-      '--api=0.8',
-      `--rpc=${OURS.rpc}`,
-      `--bind=${OURS.p2p}`,
-      `--datadir=${join(work, 'ours-data')}`,
-    ]),
-  );
-/** The reference: HOME with `.warthog/`, `--testnet` (its regtest-mainnet build) and `--connect` to ours, loopback only. */
-function startRef() {
-  const home = join(work, 'ref-home');
-  mkdirSync(join(home, '.warthog'), { recursive: true });
-  return startNode(REF, 'ref', () => start('ref', REF_BIN, ['--testnet', `--rpc=${REF.rpc}`, `--bind=${REF.p2p}`, `--connect=${OURS.p2p}`], { HOME: home }));
-}
-async function head(node) {
-  const h = dataOf(await get(node, '/chain/head'));
-  return h ? { height: numOf(h.height), hash: h.hash, pinHeight: numOf(h.pinHeight), pinHash: h.pinHash } : null;
-}
-async function waitSynced(ms = 60000) {
-  let a, b;
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) {
-    [a, b] = await Promise.all([head(OURS), head(REF)]);
-    if (a && b && a.hash === b.hash) return a;
-  }
-  return { diverged: true, ours: a, ref: b };
-}
+const head = (node) => run.head(node);
+const waitSynced = () => run.waitSynced(OURS, REF);
 
 const prefixed = (hex) => (hex.length / 2).toString(16).padStart(8, '0') + hex;
 /**
@@ -527,7 +375,7 @@ async function submit(t) {
   const node = submitTurn++ % 2 === 0 ? OURS : REF;
   const { hash, body } = transferBody({ ...t, to: accounts[t.to].raw });
   const r = await http(node, 'POST', '/transaction/add', body);
-  comparisons++;
+  run.comparisons++;
   vsay(`tx ${hash.slice(0, 12)} #${t.from} → #${t.to} ${t.amount} fee ${t.feeE8} pin ${t.pinHeight} to ${node.name}: ${r.text.slice(0, 120)}`);
   const rec = {
     from: t.from,
@@ -543,7 +391,7 @@ async function submit(t) {
   };
   if (codeOf(r) === 0) {
     const echoed = dataOf(r)?.txHash;
-    if (echoed !== hash) reportEvent('POST /transaction/add txHash', `${node.name} reports hash ${echoed} for ${hash}`);
+    if (echoed !== hash) run.reportEvent('POST /transaction/add txHash', `${node.name} reports hash ${echoed} for ${hash}`);
     if (node === REF) recordStep({ post: '/transaction/add', body, a: recordAnswer(r) });
     else recordStep({ submit: body, txHash: hash });
     sent.set(hash, rec);
@@ -553,7 +401,7 @@ async function submit(t) {
   }
   const other = node === OURS ? REF : OURS;
   const r2 = await http(other, 'POST', '/transaction/add', body);
-  reportEvent(
+  run.reportEvent(
     'POST /transaction/add (a valid transfer refused)',
     `a valid transfer ${hash} refused by ${node.name}: ${r.text}; ${other.name}: ${r2.text}\n  body: ${body}`,
   );
@@ -561,19 +409,15 @@ async function submit(t) {
 }
 
 /** Waits until both nodes know every accepted transfer (relay each way). */
-async function waitRelayed(recs) {
-  const missing = new Map(recs);
-  for (const t0 = Date.now(); missing.size && Date.now() - t0 < 20000; await sleep(150)) {
-    await Promise.all(
-      [...missing].map(async ([hash]) => {
-        const [o, r] = await Promise.all([get(OURS, `/transaction/lookup/${hash}`), get(REF, `/transaction/lookup/${hash}`)]);
-        if (codeOf(o) === 0 && codeOf(r) === 0) missing.delete(hash);
-      }),
-    );
-  }
-  for (const [hash, t] of missing)
-    reportEvent(`relay ${t.node} → other`, `relay: ${hash} submitted to ${t.node} did not reach the other node in 20 s\n  body: ${t.body}`);
-}
+const waitRelayed = (recs) =>
+  run.waitRelayed(
+    OURS,
+    REF,
+    recs,
+    ([hash]) => hash,
+    ([hash, t]) => [`relay ${t.node} → other`, `relay: ${hash} submitted to ${t.node} did not reach the other node in 20 s\n  body: ${t.body}`],
+    150,
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Refusals: each kind is a request both nodes must refuse with the same code and text.
@@ -718,7 +562,7 @@ async function refusals(label, h, minCode, all) {
       ['ref', r],
     ])
       if (codeOf(a) === 0) {
-        reportEvent(`refusal accepted: ${kind}`, `refusal "${kind}" accepted by ${side}: ${a.text}\n  body: ${body}`);
+        run.reportEvent(`refusal accepted: ${kind}`, `refusal "${kind}" accepted by ${side}: ${a.text}\n  body: ${body}`);
       }
   }
   // Blocks the nodes must refuse; a body goes to the reference length-prefixed (see mine), so both read the same bytes.
@@ -824,7 +668,7 @@ async function recordMined(h) {
 async function afterBlock(label, block) {
   const synced = await waitSynced();
   if (synced.diverged) {
-    reportEvent(
+    run.reportEvent(
       'chain head',
       `chain: the nodes did not agree on a head within 60 s after ${label}: ours ${JSON.stringify(synced.ours)} ref ${JSON.stringify(synced.ref)}`,
     );
@@ -859,8 +703,16 @@ async function main() {
     console.error(`mainnet-diff: known entries ${missing.join(', ')} name tags ${DOC} lacks`);
     process.exit(2);
   }
-  await startOurs();
-  await startRef();
+  // The reference: its regtest-mainnet build (`--testnet`), connected to ours, loopback only.
+  await run.startBoth(OURS, REF, {
+    ourBin: join(OUR_DIR, 'dist/node.mjs'),
+    ourArgs: ['--regtest-mainnet', '--api=0.8'],
+    refBin: REF_BIN,
+    portBase: PORT_BASE,
+    lo: PORTS.lo,
+    hi: PORTS.hi,
+    portOk,
+  });
   say(`mainnet-diff: ours RPC ${OURS.rpc} P2P ${OURS.p2p}; reference RPC ${REF.rpc} P2P ${REF.p2p}`);
   const h0 = await head(OURS);
   pinHashes.set(0, h0.pinHash);
@@ -884,7 +736,7 @@ async function main() {
   while ((minedCount() < TXS || blocksMined.length < BLOCKS) && round < 4 * BLOCKS + TXS) {
     round++;
     if (round % 10 === 0)
-      say(`progress: round ${round}, height ${chainHeight}, ${minedCount()} transfers in blocks, ${comparisons} comparisons, ${diffCount} differences`);
+      say(`progress: round ${round}, height ${chainHeight}, ${minedCount()} transfers in blocks, ${run.comparisons} comparisons, ${run.diffCount} differences`);
     const h = await head(OURS);
     const want = rint(3, 8);
     const accepted = [];
@@ -927,26 +779,25 @@ async function main() {
 }
 
 function finish() {
-  finished = true;
-  for (const [id, n] of knownSeen) say(`known: ${id} ×${n} (${KNOWN.find((e) => e.id === id)?.line})`);
-  for (const [k, v] of diffRoutes) say(`differences: ${k} ×${v}`);
-  const kinds = [...refusalCount.entries()].map(([k, n]) => `${k} ×${n}`).join(', ');
-  say(`refusals compared: ${kinds}`);
   const mined = [...sent.values()].filter((t) => t.mined);
-  const pinnedOld = mined.filter((t) => t.pinHeight < pinFloorAt(t.mined)).length;
-  const byRef = blocksMined.filter((b) => b.minedBy === 'ref').length;
-  const ok = diffCount === 0 && mined.length >= TXS && blocksMined.length >= BLOCKS;
-  if (opt.record) writeRecording(ok);
-  say(
-    `SUMMARY mainnet-diff seed=${SEED} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocksMined.length} (reference ${byRef}, ours ${blocksMined.length - byRef}) transfers=${mined.length} (pinned below the head's pin ${pinnedOld}, senders ${new Set(mined.map((t) => t.from)).size}, accounts ${accounts.filter((a) => a.known).length}) refusal-kinds=${refusalCount.size} comparisons=${comparisons} known=${knownCount} differences=${diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`,
-  );
-  if (opt.hold) {
-    say(`holding: ours http://${OURS.rpc} (log ${join(work, 'ours.log')}), ref http://${REF.rpc} (HOME ${join(work, 'ref-home')}); Ctrl-C ends`);
-    return;
-  }
-  stopAll();
-  if (ok && !opt.keep) rmSync(work, { recursive: true, force: true });
-  process.exit(ok ? 0 : 1);
+  const ok = run.diffCount === 0 && mined.length >= TXS && blocksMined.length >= BLOCKS;
+  run.end(ok, {
+    known: KNOWN,
+    keep: opt.keep,
+    hold: opt.hold,
+    ours: OURS,
+    ref: REF,
+    summary: () => {
+      const kinds = [...refusalCount.entries()].map(([k, n]) => `${k} ×${n}`).join(', ');
+      say(`refusals compared: ${kinds}`);
+      const pinnedOld = mined.filter((t) => t.pinHeight < pinFloorAt(t.mined)).length;
+      const byRef = blocksMined.filter((b) => b.minedBy === 'ref').length;
+      if (opt.record) writeRecording(ok);
+      say(
+        `SUMMARY mainnet-diff seed=${SEED} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocksMined.length} (reference ${byRef}, ours ${blocksMined.length - byRef}) transfers=${mined.length} (pinned below the head's pin ${pinnedOld}, senders ${new Set(mined.map((t) => t.from)).size}, accounts ${accounts.filter((a) => a.known).length}) refusal-kinds=${refusalCount.size} comparisons=${run.comparisons} known=${run.knownCount} differences=${run.diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`,
+      );
+    },
+  });
 }
 const pinFloorAt = (h) => 32 * Math.floor((h - 1) / 32);
 
@@ -977,6 +828,6 @@ function writeRecording(ok) {
 
 main().catch((e) => {
   say(`mainnet-diff: ${e.stack ?? e}`);
-  diffCount++;
+  run.diffCount++;
   finish();
 });

@@ -21,10 +21,11 @@
 // The follower's head is polled every 10 ms: the figures carry ±10 ms of polling.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { referenceLines } from './lib/nodes.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const REF_WORK = process.env.REF_WORK ?? `${process.env.TMPDIR ?? '/tmp'}/warthog-ref`;
@@ -206,17 +207,7 @@ async function waitFor(n, want, t0) {
 }
 
 /** Lines of a reference's output and logs matching `re` ("Synced in 6.6s", "send throttled reply in 2 seconds"). */
-function refLines(ref, re, dir) {
-  const files = [join(dir, `${ref.name}.out`)];
-  const logs = join(ref.home, '.warthog', 'logs_testnet');
-  if (existsSync(logs)) for (const f of readdirSync(logs)) files.push(join(logs, f));
-  const out = [];
-  for (const f of files) {
-    if (!existsSync(f)) continue;
-    for (const l of readFileSync(f, 'utf8').split('\n')) if (re.test(l)) out.push(l.trim());
-  }
-  return [...new Set(out)];
-}
+const refLines = (ref, re, dir) => referenceLines(join(dir, `${ref.name}.out`), ref.home, re);
 
 /** The error names a reference closed its connections with (connections.log). */
 const closeErrors = (ref, dir) => [...new Set(refLines(ref, / closed: [A-Z]/, dir).map((l) => / closed: ([A-Z0-9_]+)/.exec(l)[1]))];

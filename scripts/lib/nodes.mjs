@@ -1,12 +1,15 @@
 // Our node and the reference nodes as child processes on loopback, and their HTTP APIs, for the live
-// scripts (scripts/mainnet-interop.mjs): start and stop with logs in a run folder, bounded waits,
+// scripts (scripts/mainnet-interop.mjs; the differential runners at the end): start and stop with logs in a run folder, bounded waits,
 // chain heads, and mining through a node's own templates (GET /chain/mine → solve → POST /chain/append).
 // Children are registered in sidebyside/processes.mjs's `kids` (killed when the script exits).
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
-import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kids } from '../sidebyside/processes.mjs';
+import { busyPorts, kids } from '../sidebyside/processes.mjs';
+import { Num, numOf, parseJson } from './exact-json.mjs';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -179,9 +182,12 @@ export async function mineOne(n, address, solve, tries = 10) {
 }
 
 /** Lines of a reference's output and logs (`.warthog/logs_testnet/`) matching `re`. */
-export function refLines(run, ref, re) {
-  const files = [join(run.dir, `${ref.name}.log`)];
-  const logs = join(ref.home, '.warthog', 'logs_testnet');
+export const refLines = (run, ref, re) => referenceLines(join(run.dir, `${ref.name}.log`), ref.home, re);
+
+/** Distinct lines matching `re` of the file `output` (a reference's output) and of the logs in `home/.warthog/logs_testnet/`. */
+export function referenceLines(output, home, re) {
+  const files = [output];
+  const logs = join(home, '.warthog', 'logs_testnet');
   if (existsSync(logs)) for (const f of readdirSync(logs)) files.push(join(logs, f));
   const out = [];
   for (const f of files) {
@@ -199,4 +205,240 @@ export function logLines(run, name, re) {
         .split('\n')
         .filter((l) => re.test(l))
     : [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The differential runners (scripts/defi-diff.mjs, scripts/mainnet-diff.mjs): our node and a
+// reference node on one chain, both asked the same questions; seeded randomness, the work folder
+// and the children, answers as {status, text}, ports, starting, heads, relay, and the count of
+// comparisons and differences.
+
+/** Seeded randomness: xorshift128+ seeded through SHA-256 of `text`. */
+export function seededRandom(text) {
+  const seedBytes = createHash('sha256').update(text).digest();
+  let s0 = seedBytes.readBigUInt64BE(0),
+    s1 = seedBytes.readBigUInt64BE(8);
+  const M64 = (1n << 64n) - 1n;
+  function next64() {
+    let x = s0;
+    const y = s1;
+    s0 = y;
+    x ^= (x << 23n) & M64;
+    x ^= x >> 17n;
+    x ^= y ^ (y >> 26n);
+    s1 = x;
+    return (s0 + s1) & M64;
+  }
+  const rnd = () => Number(next64() >> 11n) / 2 ** 53;
+  return {
+    next64,
+    rnd,
+    /** An integer in [lo, hi]. */
+    rint: (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)),
+    pick: (a) => a[Math.floor(rnd() * a.length)],
+    chance: (p) => rnd() < p,
+    /** A bigint in [lo, hi]. */
+    rbig: (lo, hi) => (hi <= lo ? lo : lo + (((next64() << 64n) | next64()) % (hi - lo + 1n))),
+  };
+}
+
+/** One answer of the node at `rpc` (`IP:PORT`): {status, text}; status 0 (text: the error's code) when none came. */
+export async function answerOf(rpc, method, path, body, ms = 20_000) {
+  try {
+    const r = await fetch(`http://${rpc}${path}`, {
+      method,
+      body,
+      headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+      signal: AbortSignal.timeout(ms),
+    });
+    return { status: r.status, text: await r.text() };
+  } catch (e) {
+    return { status: 0, text: String(e.cause?.code ?? e.message ?? e), error: e };
+  }
+}
+
+/**
+ * One differential run named `name`: a work folder `$TMPDIR/name-…` with a log per child, the
+ * children (killed when the script exits), what is said (`vsay` with `verbose` only), and the
+ * counts of comparisons, known differences and differences (with `brief`, only the first 3 of each
+ * (route, JSON path) pattern printed). `routeKey` maps a route to its pattern; `shortAt` cuts long answers.
+ */
+export class Differential {
+  constructor({ name, verbose = false, brief = false, shortAt = 600, routeKey }) {
+    this.name = name;
+    this.verbose = verbose;
+    this.brief = brief;
+    this.shortAt = shortAt;
+    this.routeKey = routeKey;
+    this.work = mkdtempSync(join(tmpdir(), `${name}-`));
+    this.finished = false;
+    this.comparisons = 0;
+    this.diffCount = 0;
+    this.knownCount = 0;
+    this.knownSeen = new Map(); // known id → count
+    this.diffRoutes = new Map(); // pattern → count
+    process.on('SIGINT', () => process.exit(130));
+    process.on('SIGTERM', () => process.exit(143));
+  }
+  say(line) {
+    process.stdout.write(`${line}\n`);
+  }
+  vsay(line) {
+    if (this.verbose) this.say(line);
+  }
+  short(s) {
+    return s.length > this.shortAt ? `${s.slice(0, this.shortAt)}…` : s;
+  }
+  /** A child with its output in `label.log`; its exit after its first 15 s, before the end, is a difference. */
+  start(label, cmd, args, env = {}) {
+    const log = join(this.work, `${label}.log`);
+    const t0 = Date.now();
+    const fd = openSync(log, 'a');
+    const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+    kids.push(c);
+    c.on('exit', (code, sig) => {
+      if (this.finished || Date.now() - t0 < 15_000) return;
+      this.reportEvent(`${label} exited`, `${label} exited (${code ?? sig}); log ${log}`);
+    });
+    return c;
+  }
+  stopAll() {
+    for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  }
+  /** Counts a difference `d` ({path, ours, ref}) of the answers to `route` and prints it (`body`: what was sent). */
+  report(label, route, d, body) {
+    this.diffCount++;
+    const pattern = `${this.routeKey(route)} ${d.path.replace(/\[\d+\]/g, '[]')}`;
+    const n = (this.diffRoutes.get(pattern) ?? 0) + 1;
+    this.diffRoutes.set(pattern, n);
+    const sent = body === undefined ? '' : `\n  body: ${this.short(body)}`;
+    if (!this.brief || n <= 3) this.say(`DIFF ${label} ${route} ${d.path}${sent}\n  ours: ${this.short(d.ours)}\n  ref:  ${this.short(d.ref)}`);
+    else if (n === 4) this.say(`DIFF (further differences of the pattern ${pattern} are counted, not printed)`);
+  }
+  /** A difference outside the answers' comparison (relay, refusals, the chain itself, a node gone). */
+  reportEvent(pattern, text) {
+    this.diffCount++;
+    this.diffRoutes.set(pattern, (this.diffRoutes.get(pattern) ?? 0) + 1);
+    this.say(`DIFF ${text}`);
+  }
+  countKnown(id) {
+    this.knownCount++;
+    this.knownSeen.set(id, (this.knownSeen.get(id) ?? 0) + 1);
+  }
+  /** The node's answer ({status, text}); `node.rpc` is `IP:PORT`. */
+  answer(node, method, path, body) {
+    return answerOf(node.rpc, method, path, body);
+  }
+  /** The node's head, or null. */
+  async head(node) {
+    let d;
+    try {
+      const j = parseJson((await this.answer(node, 'GET', '/chain/head')).text);
+      if (j?.code instanceof Num && j.code.t === '0') d = j.data;
+    } catch {}
+    const h = d?.chainHead ?? d;
+    return h ? { height: numOf(h.height), hash: h.hash, pinHeight: numOf(h.pinHeight), pinHash: h.pinHash } : null;
+  }
+  /** The head once both nodes show the same one; {diverged, ours, ref} after `ms`. */
+  async waitSynced(ours, ref, ms = 60_000) {
+    let a, b;
+    for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(100)) {
+      [a, b] = await Promise.all([this.head(ours), this.head(ref)]);
+      if (a && b && a.hash === b.hash) return a;
+    }
+    return { diverged: true, ours: a, ref: b };
+  }
+  /**
+   * Starts a node by `launch()` on the ports `rpc`, `rpc + 1` (`node.rpc`, `node.p2p`), or on another
+   * free pair of [lo, hi] (`portOk`) when a socket holds one (the machine's ephemeral ports include
+   * the range) or it stops at start (its log's last line says why). `others`: the nodes whose ports are taken.
+   */
+  async startNode(node, label, launch, { rpc, others, lo, hi, portOk = (p) => p >= lo && p <= hi }) {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const used = busyPorts();
+      const taken = new Set(others.filter((n) => n !== node && n.rpc).flatMap((n) => [n.rpc, n.p2p].map((a) => Number(a.split(':')[1]))));
+      const free = (p) => portOk(p) && !used.has(p) && !taken.has(p);
+      let port = rpc;
+      if (attempt > 0 || !free(port) || !free(port + 1)) {
+        do port = lo + 2 * Math.floor(Math.random() * ((hi - lo) / 2));
+        while (!free(port) || !free(port + 1));
+      }
+      node.rpc = `127.0.0.1:${port}`;
+      node.p2p = `127.0.0.1:${port + 1}`;
+      const proc = launch();
+      if (await this.#waitUp(node, proc)) return;
+      const last = readFileSync(join(this.work, `${label}.log`), 'utf8')
+        .trim()
+        .split('\n')
+        .pop();
+      this.say(`${this.name}: ${label} stopped at start (${last}); again on other ports`);
+    }
+    throw new Error(`${label} did not start`);
+  }
+  async #waitUp(node, proc, ms = 60_000) {
+    for (const t0 = Date.now(); Date.now() - t0 < ms; await sleep(300)) {
+      if (await this.head(node)) return true;
+      if (proc.exitCode !== null) return false;
+    }
+    throw new Error(`${node.name} did not answer on ${node.rpc}`);
+  }
+  /**
+   * Starts our node (`ourBin` with `ourArgs`, its data in work/ours-data) on `portBase` + 1, + 2, then
+   * the reference (`refBin --testnet`, its regtest build; HOME work/ref-home with `.warthog/`;
+   * `--connect` to ours) on `portBase` + 3, + 4, each moved within [lo, hi] (`portOk`) as startNode says.
+   */
+  async startBoth(ours, ref, { ourBin, ourArgs, refBin, portBase, lo, hi, portOk }) {
+    const at = { others: [ours, ref], lo, hi, portOk };
+    const ourLaunch = () =>
+      this.start('ours', process.execPath, [ourBin, ...ourArgs, `--rpc=${ours.rpc}`, `--bind=${ours.p2p}`, `--datadir=${join(this.work, 'ours-data')}`]);
+    await this.startNode(ours, 'ours', ourLaunch, { ...at, rpc: portBase + 1 });
+    const home = join(this.work, 'ref-home');
+    mkdirSync(join(home, '.warthog'), { recursive: true });
+    const refLaunch = () => this.start('ref', refBin, ['--testnet', `--rpc=${ref.rpc}`, `--bind=${ref.p2p}`, `--connect=${ours.p2p}`], { HOME: home });
+    await this.startNode(ref, 'ref', refLaunch, { ...at, rpc: portBase + 3 });
+  }
+  /**
+   * Waits until both nodes find every transaction of `items` by `/transaction/lookup/HASH` (relay
+   * each way); each one missing after 20 s is a difference `missing(item)` = [pattern, text].
+   */
+  async waitRelayed(ours, ref, items, hashOf, missing, stepMs = 200) {
+    const left = new Set(items);
+    const found = async (node, hash) => {
+      try {
+        const j = parseJson((await this.answer(node, 'GET', `/transaction/lookup/${hash}`)).text);
+        return j?.code instanceof Num && j.code.t === '0';
+      } catch {
+        return false;
+      }
+    };
+    for (const t0 = Date.now(); left.size && Date.now() - t0 < 20_000; await sleep(stepMs)) {
+      await Promise.all(
+        [...left].map(async (t) => {
+          const [o, r] = await Promise.all([found(ours, hashOf(t)), found(ref, hashOf(t))]);
+          if (o && r) left.delete(t);
+        }),
+      );
+    }
+    for (const t of left) this.reportEvent(...missing(t));
+  }
+  /**
+   * The end: the known and differing patterns' counts (`known`: the KNOWN table, each with its
+   * `line`), then what `summary()` says; with `hold` the nodes keep running, else the children are stopped,
+   * the work folder removed (when `ok` and not `keep`) and the script exits (0 when `ok`).
+   */
+  end(ok, { known, summary, keep = false, hold = false, ours, ref }) {
+    this.finished = true;
+    for (const [id, n] of this.knownSeen) this.say(`known: ${id} ×${n} (${known.find((e) => e.id === id)?.line})`);
+    for (const [k, v] of this.diffRoutes) this.say(`differences: ${k} ×${v}`);
+    summary();
+    if (hold) {
+      this.say(
+        `holding: ours http://${ours.rpc} (log ${join(this.work, 'ours.log')}), ref http://${ref.rpc} (HOME ${join(this.work, 'ref-home')}); Ctrl-C ends`,
+      );
+      return;
+    }
+    this.stopAll();
+    if (ok && !keep) rmSync(this.work, { recursive: true, force: true });
+    process.exit(ok ? 0 : 1);
+  }
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 
 /** Local ports held by any socket, also in TIME-WAIT (a reference cannot bind those; loopback
  *  connections take ephemeral ports in our range). */
-function busyPorts() {
+export function busyPorts() {
   return new Set(
     ['/proc/net/tcp', '/proc/net/tcp6']
       .flatMap((f) => {
