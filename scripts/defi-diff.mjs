@@ -26,10 +26,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadProject } from './lib/project.mjs';
 import { Num, big, leafDiffs, numOf, parseJson, sortedJson, writeJson } from './lib/exact-json.mjs';
-import { Differential, seededRandom } from './lib/nodes.mjs';
+import { Differential, differentialOptions, prefixed, requireFiles, seededRandom } from './lib/nodes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUR_DIR = resolve(process.env.OUR_DIR ?? join(HERE, '..'));
@@ -46,25 +45,7 @@ const USAGE = `usage: node scripts/defi-diff.mjs [options]
   --brief               print only the first 3 differences of each kind (route and JSON path); all are counted
   --hold                at the end keep both nodes running (for questions by hand) until Ctrl-C
 `;
-const { values: opt } = parseArgs({
-  options: {
-    seed: { type: 'string' },
-    txs: { type: 'string' },
-    direction: { type: 'string' },
-    accounts: { type: 'string' },
-    ref: { type: 'string' },
-    'port-base': { type: 'string' },
-    keep: { type: 'boolean' },
-    verbose: { type: 'boolean' },
-    hold: { type: 'boolean' },
-    brief: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-if (opt.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+const opt = differentialOptions(USAGE, { direction: { type: 'string' } });
 const SEED = opt.seed === undefined ? (Math.random() * 2 ** 31) >>> 0 : Number(opt.seed);
 const TXS = Number(opt.txs ?? 60);
 const DIRECTION = opt.direction ?? 'both';
@@ -76,15 +57,10 @@ if (!Number.isSafeInteger(SEED) || !(TXS > 0) || !['ours', 'ref', 'both'].includ
   process.stderr.write(USAGE);
   process.exit(2);
 }
-for (const [f, what] of [
+requireFiles('defi-diff', [
   [REF_BIN, 'the reference binary (--ref)'],
   [join(OUR_DIR, 'dist/node.mjs'), 'dist/node.mjs (npm run build)'],
-]) {
-  if (!existsSync(f)) {
-    console.error(`defi-diff: ${what} not found: ${f}`);
-    process.exit(2);
-  }
-}
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Known print defects of the reference's JSON. Each names the line of docs/reference-differences.md
@@ -198,7 +174,16 @@ const KNOWN = [
 // ---------------------------------------------------------------------------------------------
 // The run: work folder, children, logging, the count of differences (scripts/lib/nodes.mjs).
 const routeKeyOf = (path) => path.replace(/[0-9a-f]{48,64}/g, ':x').replace(/\/\d+/g, '/:n');
-const run = new Differential({ name: 'defi-diff', verbose: VERBOSE, brief: opt.brief === true, shortAt: 400, routeKey: routeKeyOf });
+const run = new Differential({
+  name: 'defi-diff',
+  verbose: VERBOSE,
+  brief: opt.brief === true,
+  known: KNOWN,
+  keep: opt.keep === true,
+  hold: opt.hold === true,
+  shortAt: 400,
+  routeKey: routeKeyOf,
+});
 const work = run.work;
 const say = (line) => run.say(line);
 const vsay = (line) => run.vsay(line);
@@ -331,7 +316,6 @@ async function compareRoute(label, path) {
 const head = (node) => run.head(node);
 const waitSynced = () => run.waitSynced(OURS, REF);
 
-const prefixed = (hex) => (hex.length / 2).toString(16).padStart(8, '0') + hex;
 /**
  * Mines one block on `node` with `/chain/mine` + `/chain/append`; returns the append answer. The
  * reference's append parses the body as u32 length + bytes while its template gives the raw body
@@ -1126,22 +1110,15 @@ function finish() {
     .filter(([, v]) => v === 0)
     .map(([k]) => k);
   const ok = run.diffCount === 0 && cov.length === 0;
-  run.end(ok, {
-    known: KNOWN,
-    keep: opt.keep,
-    hold: opt.hold,
-    ours: OURS,
-    ref: REF,
-    summary: () => {
-      if (cov.length) say(`not covered: ${cov.join(', ')}`);
-      const types =
-        `wartTransfer=${t('coinTransfer')} assetCreation=${t('assetCreation')} tokenTransfer=${t('tokenTransfer')} (asset ${coverage.assetTransfer}, shares ${coverage.sharesTransfer}) ` +
-        `limitSwap=${t('limitSwap')} (buy ${coverage.buy}, sell ${coverage.sell}) cancelation=${t('cancelation')} (resting ${coverage.cancelResting}, filled ${coverage.cancelFilled}) ` +
-        `liquidityDeposit=${t('liquidityDeposit')} (first ${coverage.depositFirst}) liquidityWithdrawal=${t('liquidityWithdrawal')}`;
-      say(
-        `SUMMARY defi-diff seed=${SEED} direction=${DIRECTION} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocks} txs=${Object.values(minedByType).reduce((a, b) => a + b, 0)} [${types}] refused-by-both=${refusedSame} comparisons=${run.comparisons} known=${run.knownCount} differences=${run.diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`,
-      );
-    },
+  run.end(ok, () => {
+    if (cov.length) say(`not covered: ${cov.join(', ')}`);
+    const types =
+      `wartTransfer=${t('coinTransfer')} assetCreation=${t('assetCreation')} tokenTransfer=${t('tokenTransfer')} (asset ${coverage.assetTransfer}, shares ${coverage.sharesTransfer}) ` +
+      `limitSwap=${t('limitSwap')} (buy ${coverage.buy}, sell ${coverage.sell}) cancelation=${t('cancelation')} (resting ${coverage.cancelResting}, filled ${coverage.cancelFilled}) ` +
+      `liquidityDeposit=${t('liquidityDeposit')} (first ${coverage.depositFirst}) liquidityWithdrawal=${t('liquidityWithdrawal')}`;
+    say(
+      `SUMMARY defi-diff seed=${SEED} direction=${DIRECTION} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocks} txs=${Object.values(minedByType).reduce((a, b) => a + b, 0)} [${types}] refused-by-both=${refusedSame} comparisons=${run.comparisons} known=${run.knownCount} differences=${run.diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`,
+    );
   });
 }
 

@@ -30,11 +30,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Num, big, numOf, parseJson, writeJson } from './lib/exact-json.mjs';
 import { loadProject } from './lib/project.mjs';
 import { DOC, KNOWN, answerText, compareAnswers, liveOnly, locateKnown } from './lib/mainnet-compare.mjs';
-import { Differential, seededRandom } from './lib/nodes.mjs';
+import { Differential, differentialOptions, prefixed, requireFiles, seededRandom } from './lib/nodes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUR_DIR = resolve(process.env.OUR_DIR ?? join(HERE, '..'));
@@ -51,26 +50,7 @@ const USAGE = `usage: node scripts/mainnet-diff.mjs [options]
   --brief          print only the first 3 differences of each (route, JSON path) pattern; all are counted
   --hold           at the end keep both nodes running (for questions by hand) until Ctrl-C
 `;
-const { values: opt } = parseArgs({
-  options: {
-    seed: { type: 'string' },
-    txs: { type: 'string' },
-    blocks: { type: 'string' },
-    accounts: { type: 'string' },
-    ref: { type: 'string' },
-    'port-base': { type: 'string' },
-    record: { type: 'string' },
-    keep: { type: 'boolean' },
-    verbose: { type: 'boolean' },
-    brief: { type: 'boolean' },
-    hold: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-if (opt.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+const opt = differentialOptions(USAGE, { blocks: { type: 'string' }, record: { type: 'string' } });
 const PORTS = { lo: 45100, hi: 45999, avoid: [45300, 45399] };
 const portOk = (p) => p >= PORTS.lo && p <= PORTS.hi && !(p >= PORTS.avoid[0] && p <= PORTS.avoid[1]);
 const randomBase = () => {
@@ -91,15 +71,10 @@ if (!Number.isSafeInteger(SEED) || !(TXS > 0) || !(BLOCKS > 0) || !(N_ACCOUNTS >
   process.stderr.write(USAGE);
   process.exit(2);
 }
-for (const [f, what] of [
+requireFiles('mainnet-diff', [
   [REF_BIN, 'the reference binary (--ref)'],
   [join(OUR_DIR, 'dist/node.mjs'), 'dist/node.mjs (npm run build)'],
-]) {
-  if (!existsSync(f)) {
-    console.error(`mainnet-diff: ${what} not found: ${f}`);
-    process.exit(2);
-  }
-}
+]);
 
 // ---------------------------------------------------------------------------------------------
 // The run: work folder, children, logging, the count of differences (scripts/lib/nodes.mjs).
@@ -108,7 +83,16 @@ const routeKeyOf = (path) =>
     .replace(/[0-9a-fA-F]{48,}/g, ':x')
     .replace(/\/\d+/g, '/:n')
     .replace(/\?.*$/, '');
-const run = new Differential({ name: 'mainnet-diff', verbose: VERBOSE, brief: opt.brief === true, shortAt: 600, routeKey: routeKeyOf });
+const run = new Differential({
+  name: 'mainnet-diff',
+  verbose: VERBOSE,
+  brief: opt.brief === true,
+  known: KNOWN,
+  keep: opt.keep === true,
+  hold: opt.hold === true,
+  shortAt: 600,
+  routeKey: routeKeyOf,
+});
 const work = run.work;
 const say = (line) => run.say(line);
 const vsay = (line) => run.vsay(line);
@@ -246,7 +230,6 @@ async function compareAll(label, paths) {
 const head = (node) => run.head(node);
 const waitSynced = () => run.waitSynced(OURS, REF);
 
-const prefixed = (hex) => (hex.length / 2).toString(16).padStart(8, '0') + hex;
 /**
  * Mines one block on `node`: its `/chain/mine` template solved by the CPU miner's code, then
  * `POST /chain/append`. The reference parses the posted body as u32 length + bytes while its template
@@ -781,22 +764,15 @@ async function main() {
 function finish() {
   const mined = [...sent.values()].filter((t) => t.mined);
   const ok = run.diffCount === 0 && mined.length >= TXS && blocksMined.length >= BLOCKS;
-  run.end(ok, {
-    known: KNOWN,
-    keep: opt.keep,
-    hold: opt.hold,
-    ours: OURS,
-    ref: REF,
-    summary: () => {
-      const kinds = [...refusalCount.entries()].map(([k, n]) => `${k} ×${n}`).join(', ');
-      say(`refusals compared: ${kinds}`);
-      const pinnedOld = mined.filter((t) => t.pinHeight < pinFloorAt(t.mined)).length;
-      const byRef = blocksMined.filter((b) => b.minedBy === 'ref').length;
-      if (opt.record) writeRecording(ok);
-      say(
-        `SUMMARY mainnet-diff seed=${SEED} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocksMined.length} (reference ${byRef}, ours ${blocksMined.length - byRef}) transfers=${mined.length} (pinned below the head's pin ${pinnedOld}, senders ${new Set(mined.map((t) => t.from)).size}, accounts ${accounts.filter((a) => a.known).length}) refusal-kinds=${refusalCount.size} comparisons=${run.comparisons} known=${run.knownCount} differences=${run.diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`,
-      );
-    },
+  run.end(ok, () => {
+    const kinds = [...refusalCount.entries()].map(([k, n]) => `${k} ×${n}`).join(', ');
+    say(`refusals compared: ${kinds}`);
+    const pinnedOld = mined.filter((t) => t.pinHeight < pinFloorAt(t.mined)).length;
+    const byRef = blocksMined.filter((b) => b.minedBy === 'ref').length;
+    if (opt.record) writeRecording(ok);
+    say(
+      `SUMMARY mainnet-diff seed=${SEED} ${ok ? 'PASS' : 'FAIL'}: blocks=${blocksMined.length} (reference ${byRef}, ours ${blocksMined.length - byRef}) transfers=${mined.length} (pinned below the head's pin ${pinnedOld}, senders ${new Set(mined.map((t) => t.from)).size}, accounts ${accounts.filter((a) => a.known).length}) refusal-kinds=${refusalCount.size} comparisons=${run.comparisons} known=${run.knownCount} differences=${run.diffCount}${ok && !opt.keep ? '' : ` work=${work}`}`,
+    );
   });
 }
 const pinFloorAt = (h) => 32 * Math.floor((h - 1) / 32);

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { busyPorts, kids } from '../sidebyside/processes.mjs';
 import { Num, numOf, parseJson } from './exact-json.mjs';
 
@@ -139,7 +140,8 @@ export async function waitSameHead(nodes, min, seconds) {
 
 /** The POSTed body in the form `n` takes: plain, or u32-length-prefixed (the 0.10.3 reference). */
 const bodyForms = new WeakMap();
-const prefixed = (hex) => (hex.length / 2).toString(16).padStart(8, '0') + hex;
+/** A hex body with its u32 length before it, as the references' /chain/append reads a posted body. */
+export const prefixed = (hex) => (hex.length / 2).toString(16).padStart(8, '0') + hex;
 
 /**
  * POST /chain/append of {height, header, body} (hex). A reference that refuses the plain body as
@@ -213,6 +215,40 @@ export function logLines(run, name, re) {
 // and the children, answers as {status, text}, ports, starting, heads, relay, and the count of
 // comparisons and differences.
 
+/** The options of both runners (their USAGE explains them), with a runner's own `extra`; --help prints `usage` and exits. */
+export function differentialOptions(usage, extra = {}) {
+  const { values } = parseArgs({
+    options: {
+      seed: { type: 'string' },
+      txs: { type: 'string' },
+      accounts: { type: 'string' },
+      ref: { type: 'string' },
+      'port-base': { type: 'string' },
+      keep: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+      brief: { type: 'boolean' },
+      hold: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      ...extra,
+    },
+  });
+  if (values.help) {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
+  return values;
+}
+
+/** Exits (2) naming the first of `files` ([path, what it is]) that does not exist. */
+export function requireFiles(name, files) {
+  for (const [f, what] of files) {
+    if (!existsSync(f)) {
+      console.error(`${name}: ${what} not found: ${f}`);
+      process.exit(2);
+    }
+  }
+}
+
 /** Seeded randomness: xorshift128+ seeded through SHA-256 of `text`. */
 export function seededRandom(text) {
   const seedBytes = createHash('sha256').update(text).digest();
@@ -261,10 +297,14 @@ export async function answerOf(rpc, method, path, body, ms = 20_000) {
  * One differential run named `name`: a work folder `$TMPDIR/name-…` with a log per child, the
  * children (killed when the script exits), what is said (`vsay` with `verbose` only), and the
  * counts of comparisons, known differences and differences (with `brief`, only the first 3 of each
- * (route, JSON path) pattern printed). `routeKey` maps a route to its pattern; `shortAt` cuts long answers.
+ * (route, JSON path) pattern printed). `routeKey` maps a route to its pattern; `shortAt` cuts long
+ * answers; `known` is the KNOWN table (each entry with its `line`); `keep` and `hold` as the options say.
  */
 export class Differential {
-  constructor({ name, verbose = false, brief = false, shortAt = 600, routeKey }) {
+  constructor({ name, verbose = false, brief = false, shortAt = 600, routeKey, known, keep = false, hold = false }) {
+    this.known = known;
+    this.keep = keep;
+    this.hold = hold;
     this.name = name;
     this.verbose = verbose;
     this.brief = brief;
@@ -388,6 +428,8 @@ export class Differential {
    * `--connect` to ours) on `portBase` + 3, + 4, each moved within [lo, hi] (`portOk`) as startNode says.
    */
   async startBoth(ours, ref, { ourBin, ourArgs, refBin, portBase, lo, hi, portOk }) {
+    this.ours = ours;
+    this.ref = ref;
     const at = { others: [ours, ref], lo, hi, portOk };
     const ourLaunch = () =>
       this.start('ours', process.execPath, [ourBin, ...ourArgs, `--rpc=${ours.rpc}`, `--bind=${ours.p2p}`, `--datadir=${join(this.work, 'ours-data')}`]);
@@ -422,23 +464,22 @@ export class Differential {
     for (const t of left) this.reportEvent(...missing(t));
   }
   /**
-   * The end: the known and differing patterns' counts (`known`: the KNOWN table, each with its
-   * `line`), then what `summary()` says; with `hold` the nodes keep running, else the children are stopped,
-   * the work folder removed (when `ok` and not `keep`) and the script exits (0 when `ok`).
+   * The end: the known and differing patterns' counts, then what `summary()` says; with `hold` the
+   * nodes keep running, else the children are stopped, the work folder removed (when `ok` and not
+   * `keep`) and the script exits (0 when `ok`).
    */
-  end(ok, { known, summary, keep = false, hold = false, ours, ref }) {
+  end(ok, summary) {
     this.finished = true;
-    for (const [id, n] of this.knownSeen) this.say(`known: ${id} ×${n} (${known.find((e) => e.id === id)?.line})`);
+    for (const [id, n] of this.knownSeen) this.say(`known: ${id} ×${n} (${this.known.find((e) => e.id === id)?.line})`);
     for (const [k, v] of this.diffRoutes) this.say(`differences: ${k} ×${v}`);
     summary();
-    if (hold) {
-      this.say(
-        `holding: ours http://${ours.rpc} (log ${join(this.work, 'ours.log')}), ref http://${ref.rpc} (HOME ${join(this.work, 'ref-home')}); Ctrl-C ends`,
-      );
+    if (this.hold) {
+      const [ours, ref] = [this.ours?.rpc, this.ref?.rpc];
+      this.say(`holding: ours http://${ours} (log ${join(this.work, 'ours.log')}), ref http://${ref} (HOME ${join(this.work, 'ref-home')}); Ctrl-C ends`);
       return;
     }
     this.stopAll();
-    if (ok && !keep) rmSync(this.work, { recursive: true, force: true });
+    if (ok && !this.keep) rmSync(this.work, { recursive: true, force: true });
     process.exit(ok ? 0 : 1);
   }
 }
