@@ -33,7 +33,7 @@
 // reference). Each node sees the other's claimed listen port at an address that is the proxy, so
 // neither can reach the other but through it (also by the addresses they learn). The reference is
 // run only as HOME=H REF_BIN --testnet --rpc=127.0.0.1:P --bind=127.0.0.1:Q --connect=127.0.0.1:X.
-import { mkdtempSync, mkdirSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -50,6 +50,7 @@ import {
   mineOne,
   post,
   refLines,
+  requireFiles,
   sleep,
   startOurs,
   startRef,
@@ -82,14 +83,11 @@ for (const c of cases)
     console.error(`unknown case ${c}; cases: ${ALL.join(' ')}`);
     process.exit(2);
   }
-if (!existsSync(REF_BIN)) {
-  console.error(`no reference binary at ${REF_BIN} (scripts/reference/build-0.8.sh --regtest-mainnet)`);
-  process.exit(2);
-}
-if (!existsSync(OUR_BIN) || !existsSync(OUR_MINER)) {
-  console.error(`no built node in ${OUR_DIR} (npm run build)`);
-  process.exit(2);
-}
+requireFiles('mainnet-interop', [
+  [REF_BIN, 'the reference binary (scripts/reference/build-0.8.sh --regtest-mainnet)'],
+  [OUR_BIN, 'the built node (npm run build)'],
+  [OUR_MINER, 'the built miner (npm run build)'],
+]);
 mkdirSync(OUT, { recursive: true });
 
 // The project's own code: the cpu_miner's solve, signing, codecs and the wire protocol.

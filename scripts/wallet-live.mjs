@@ -24,13 +24,13 @@
 // Loopback only, ports 45600-45799; a reference runs only as
 // HOME=H BIN --testnet --rpc=127.0.0.1:P --bind=127.0.0.1:Q --connect=127.0.0.1:R.
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import http from 'node:http';
 import { loadProject } from './lib/project.mjs';
-import { Run, get, head, mineOne, startOurs, startRef, stop, waitSameHead, waitUntil, waitUp } from './lib/nodes.mjs';
+import { Run, get, head, mineOne, requireFiles, startOurs, startRef, stop, waitSameHead, waitUntil, waitUp } from './lib/nodes.mjs';
 import { portAllocator } from './sidebyside/processes.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,15 +59,12 @@ for (const r of chosen) {
     console.error(`unknown reference ${r}; references: ${Object.keys(REFS).join(' ')}`);
     process.exit(2);
   }
-  if (!existsSync(REFS[r].bin)) {
-    console.error(`no ${r} binary at ${REFS[r].bin} (scripts/reference/README.md)`);
-    process.exit(2);
-  }
+  requireFiles('wallet-live', [[REFS[r].bin, `the ${r} binary (scripts/reference/README.md)`]]);
 }
-if (!existsSync(WALLET_BIN) || !existsSync(OUR_BIN)) {
-  console.error(`no built wallet and node in ${OUR_DIR} (npm run build)`);
-  process.exit(2);
-}
+requireFiles('wallet-live', [
+  [WALLET_BIN, 'the built wallet (npm run build)'],
+  [OUR_BIN, 'the built node (npm run build)'],
+]);
 mkdirSync(OUT, { recursive: true });
 
 const P = await loadProject(

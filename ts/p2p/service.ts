@@ -115,7 +115,7 @@ export class P2PNode implements PeerHost {
     this.noPeerTimer.unref();
   }
 
-  /** A mainnet or testnet node without a peer cannot know the network's chain (regtest is local). */
+  /** A mainnet or testnet node without a peer cannot know the network's chain (our local networks need none). */
   private alone(): boolean {
     return !networkParams(this.opts.network).local && this.manager.initialized().length === 0;
   }
