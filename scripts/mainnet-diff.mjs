@@ -31,8 +31,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Num, big, numOf, parseJson, writeJson } from './lib/exact-json.mjs';
-import { loadProject } from './lib/project.mjs';
 import { DOC, KNOWN, answerText, compareAnswers, liveOnly, locateKnown } from './lib/mainnet-compare.mjs';
+import { accountOf, keyOf as keyOfFamily, loadSigner } from './lib/transactions.mjs';
 import { Differential, differentialOptions, prefixed, requireFiles, seededRandom } from './lib/nodes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -117,22 +117,8 @@ const dataOf = (a) => (codeOf(a) === 0 ? jsonOf(a).data : undefined);
 const get = (node, path) => http(node, 'GET', path);
 
 // ---------------------------------------------------------------------------------------------
-// Signing and solving with the project's code: a small entry over ts/core, ts/kernel and the CPU
-// miner, bundled with the checkout's own esbuild.
-const loadProjectCode = () =>
-  loadProject(
-    OUR_DIR,
-    [
-      "export { txHash } from './ts/core/transaction.ts';",
-      "export { signDigest, addressOfPrivateKey, isValidPrivateKey } from './ts/core/keys.ts';",
-      "export { formatAddress } from './ts/core/address.ts';",
-      "export { toHex } from './ts/core/hex.ts';",
-      "export { initKernel } from './ts/kernel/instance.ts';",
-      "export { fee16Decode, fee16Encode } from './ts/kernel/fee16.ts';",
-      "export { solve } from './ts/miner/cpu_miner.ts';",
-    ],
-    join(work, 'project.mjs'),
-  );
+// Signing and solving with the project's code (scripts/lib/transactions.mjs loadSigner: ts/core, ts/kernel
+// and the CPU miner, bundled with the checkout's own esbuild).
 let S;
 
 // ---------------------------------------------------------------------------------------------
@@ -266,12 +252,9 @@ const blocksMined = [];
 let submitTurn = 0;
 const refusalCount = new Map(); // kind → count (both refused it; each kind's answers compared)
 
-function keyOf(i) {
-  for (let j = 0; ; j++) {
-    const sk = sha(`mainnet-diff key ${SEED} ${i} ${j}`);
-    if (S.isValidPrivateKey(sk)) return new Uint8Array(sk);
-  }
-}
+/** The key family of this seed's accounts (and of strangers beyond them): scripts/lib/transactions.mjs keyOf. */
+const KEYS = `mainnet-diff key ${SEED}`;
+const keyOf = (i) => keyOfFamily(S, KEYS, i);
 const e8Text = (v) => {
   const s = v.toString().padStart(9, '0');
   return `${s.slice(0, -8)}.${s.slice(-8)}`;
@@ -674,11 +657,9 @@ async function afterBlock(label, block) {
 
 async function main() {
   say(`mainnet-diff: seed ${SEED}, ≥ ${TXS} transfers, ≥ ${BLOCKS} blocks, ${N_ACCOUNTS} accounts, work ${work}`);
-  S = await loadProjectCode();
+  S = await loadSigner(OUR_DIR, work);
   for (let i = 0; i < N_ACCOUNTS; i++) {
-    const sk = keyOf(i),
-      raw = S.addressOfPrivateKey(sk);
-    accounts.push({ sk, raw, address: S.formatAddress(raw), known: false, balance: 0n, pendingOut: 0n });
+    accounts.push({ ...accountOf(S, KEYS, i), known: false, balance: 0n, pendingOut: 0n });
   }
   const docText = existsSync(join(OUR_DIR, DOC)) ? readFileSync(join(OUR_DIR, DOC), 'utf8') : '';
   const missing = locateKnown(docText);
