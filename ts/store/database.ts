@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { classifyOpenError, damaged } from './failure.js';
 import { checkDatabaseFiles } from './file_check.js';
 import { HEAD_MARKER_FILE } from './head_marker.js';
+import { guardWrites, markWriteFailed, readyToWrite } from './write_recovery.js';
 
 export type Db = ClassicLevel<Uint8Array, Uint8Array>;
 
@@ -42,6 +43,7 @@ export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { ty
 export async function writeBatch(db: Db, ...lists: readonly BatchOp[][]): Promise<void> {
   let size = 0;
   for (const ops of lists) for (const op of ops) size += op.key.length + (op.type === 'put' ? op.value.length : 0);
+  await readyToWrite(db);
   const packed = new Uint8Array(size);
   let at = 0;
   const view = (b: Uint8Array) => {
@@ -55,7 +57,12 @@ export async function writeBatch(db: Db, ...lists: readonly BatchOp[][]): Promis
     await batch.close();
     throw e;
   }
-  await batch.write();
+  try {
+    await batch.write();
+  } catch (e) {
+    markWriteFailed(db);
+    throw e;
+  }
 }
 
 export const DB_DIRNAME = 'db';
@@ -102,7 +109,7 @@ export async function openDatabase(dataDir: string, opts: { checkFiles?: boolean
       await db.close();
       throw damaged(path, problem);
     }
-    return { db, path };
+    return { db: guardWrites(db), path };
   } catch (e) {
     throw classifyOpenError(e, dataDir, path);
   }
