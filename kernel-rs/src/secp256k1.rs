@@ -593,6 +593,16 @@ mod scalar {
         }
     }
 
+    /// a + b mod n.
+    pub(super) fn add(a: &U256, b: &U256) -> U256 {
+        let (t, carry) = add256(a, b);
+        if carry || !lt256(&t, &N) {
+            sub256(&t, &N).0
+        } else {
+            t
+        }
+    }
+
     pub(super) fn sub(a: &U256, b: &U256) -> U256 {
         let (d, borrow) = sub256(a, b);
         if borrow {
@@ -1222,6 +1232,188 @@ pub fn recover_many(items: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 33], Reco
     out
 }
 
+/// Fewer signatures than this under one hinted key are recovered one by one: the batch check
+/// pays one product with the key (about a recovery) besides its share per signature.
+const MIN_HINTED_BATCH: usize = 2;
+
+/// `recover_many` of every (digest, signature, hint), with the same verdicts: the hint is a
+/// compressed key the caller expects the signature to recover to (33 zero bytes: none). The
+/// signatures hinted with one key are checked together, in about a third of a recovery's time
+/// each, by one multi-scalar product (`all_recover_to`); where that check fails (a wrong hint, an
+/// invalid signature among them), or the hint is no canonical compressed key, or fewer than
+/// MIN_HINTED_BATCH signatures share it, they are recovered one by one. A hint never changes a
+/// verdict: a batch passes only if every signature in it recovers to the hinted key (but with a
+/// probability below 2⁻¹²⁸ for a batch crafted to pass, see `all_recover_to`).
+pub fn recover_many_hinted(items: &[([u8; 32], [u8; 65], [u8; 33])]) -> Vec<Result<[u8; 33], RecoverError>> {
+    let mut out: Vec<Result<[u8; 33], RecoverError>> = vec![Err(RecoverError::OutOfRange); items.len()];
+    let mut groups: Vec<([u8; 33], Vec<usize>)> = Vec::new();
+    let mut group_of: std::collections::HashMap<[u8; 33], usize> = std::collections::HashMap::new();
+    let mut alone: Vec<usize> = Vec::new();
+    for (i, (_, _, hint)) in items.iter().enumerate() {
+        if hint.iter().all(|&b| b == 0) {
+            alone.push(i);
+            continue;
+        }
+        let g = *group_of.entry(*hint).or_insert_with(|| {
+            groups.push((*hint, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(i);
+    }
+    for (key, members) in groups {
+        let q = if members.len() >= MIN_HINTED_BATCH { decompress(&key) } else { None };
+        let Some(q) = q else {
+            alone.extend(members);
+            continue;
+        };
+        let mut prepared = Vec::with_capacity(members.len());
+        let mut checked = Vec::with_capacity(members.len());
+        for &i in &members {
+            match prepare(&items[i].0, &items[i].1) {
+                Ok(p) => {
+                    prepared.push(p);
+                    checked.push(i);
+                }
+                // a range or point failure is the verdict, whatever the hint
+                Err(e) => out[i] = Err(e),
+            }
+        }
+        if checked.is_empty() {
+            continue;
+        }
+        let mut transcript = Vec::with_capacity(97 * checked.len() + 33);
+        for &i in &checked {
+            transcript.extend_from_slice(&items[i].0);
+            transcript.extend_from_slice(&items[i].1);
+        }
+        transcript.extend_from_slice(&key);
+        if all_recover_to(&q, &prepared, &crate::sha256::sha256(&transcript)) {
+            for &i in &checked {
+                out[i] = Ok(key);
+            }
+        } else {
+            alone.extend(checked);
+        }
+    }
+    alone.sort_unstable();
+    let rest: Vec<([u8; 32], [u8; 65])> = alone.iter().map(|&i| (items[i].0, items[i].1)).collect();
+    for (k, v) in recover_many(&rest).into_iter().enumerate() {
+        out[alone[k]] = v;
+    }
+    out
+}
+
+/// The point of a canonical compressed key: 02 or 03 (the parity of y), then x < p of a curve point.
+fn decompress(key: &[u8; 33]) -> Option<Affine> {
+    if key[0] != 2 && key[0] != 3 {
+        return None;
+    }
+    let xv = u256_from_be(key[1..].try_into().unwrap());
+    if !lt256(&xv, &P) {
+        return None;
+    }
+    let x = Fe::from_u64x4(&xv);
+    let rhs = x.sqr().mul(&x).add(&Fe::from_u64x4(&[7, 0, 0, 0]));
+    let mut y = rhs.sqrt()?;
+    if y.is_odd() != (key[0] == 3) {
+        y = y.neg(1).weak();
+    }
+    Some(Affine { x, y })
+}
+
+/// The batch coefficient k of a check: 128 bits of SHA-256(seed ‖ k), never 0.
+fn coefficient(seed: &[u8; 32], k: usize) -> U256 {
+    let mut m = [0u8; 36];
+    m[..32].copy_from_slice(seed);
+    m[32..].copy_from_slice(&(k as u32).to_le_bytes());
+    let h = crate::sha256::sha256(&m);
+    let lo = u64::from_le_bytes(h[..8].try_into().unwrap());
+    let hi = u64::from_le_bytes(h[8..16].try_into().unwrap());
+    if lo == 0 && hi == 0 {
+        [1, 0, 0, 0]
+    } else {
+        [lo, hi, 0, 0]
+    }
+}
+
+/// Whether every prepared signature (R_i, r_i, s_i, z_i) recovers to Q. Each does iff
+/// r_i·Q = s_i·R_i − z_i·G (r_i ≠ 0, Q finite), i.e. R_i = w_i·z_i·G + w_i·r_i·Q with w_i = s_i⁻¹.
+/// Checked at once: Σ c_i·R_i − (Σ c_i·w_i·z_i)·G − (Σ c_i·w_i·r_i)·Q = O, with 128-bit c_i
+/// derived from `seed`, a hash of every input (digests, signatures, key). If all recover to Q the
+/// sum is O exactly. If one does not, its difference D_j = R_j − w_j·(z_j·G + r_j·Q) ≠ O and the
+/// sum is O for at most one value of c_j mod n given the others (the group has prime order), so
+/// with coefficients a hash of the inputs, inputs making a false batch pass are found with
+/// probability 2⁻¹²⁸ per hash evaluated (the batch-verification argument of Bellare, Garay and
+/// Rabin, with Fiat–Shamir coefficients). One Strauss product over every term: a shared doubling
+/// chain of ~129 steps, R_i's with width-W_R tables, G's with the fixed tables, Q's split by λ.
+fn all_recover_to(q: &Affine, group: &[Prepared], seed: &[u8; 32]) -> bool {
+    let n = group.len();
+    // s⁻¹ for all (Montgomery's trick; s ∈ [1, n−1], n prime: every product is invertible)
+    let mut prefix = Vec::with_capacity(n);
+    let mut acc: U256 = [1, 0, 0, 0];
+    for p in group {
+        prefix.push(acc);
+        acc = scalar::mul(&acc, &p.s);
+    }
+    let Some(mut inv) = scalar::inv_mod(&acc, &N) else { return false };
+    let mut w = vec![[0u64; 4]; n];
+    for k in (0..n).rev() {
+        w[k] = scalar::mul(&inv, &prefix[k]);
+        inv = scalar::mul(&inv, &group[k].s);
+    }
+    let (mut gsum, mut qsum) = ([0u64; 4], [0u64; 4]);
+    let mut naf = vec![[0i16; 258]; n + 4];
+    let mut lens = vec![0usize; n + 4];
+    for (k, p) in group.iter().enumerate() {
+        let c = coefficient(seed, k);
+        let cw = scalar::mul(&c, &w[k]);
+        gsum = scalar::add(&gsum, &scalar::mul(&cw, &p.z));
+        qsum = scalar::add(&qsum, &scalar::mul(&cw, &p.r));
+        lens[4 + k] = wnaf(&c, W_R, &mut naf[4 + k]);
+    }
+    let (g, qk) = (scalar::neg(&gsum), scalar::neg(&qsum));
+    let ((k1, neg1), (k2, neg2)) = scalar::split_lambda(&qk);
+    lens[0] = wnaf(&[g[0], g[1], 0, 0], W_G, &mut naf[0]);
+    lens[1] = wnaf(&[g[2], g[3], 0, 0], W_G, &mut naf[1]);
+    lens[2] = wnaf(&k1, W_R, &mut naf[2]);
+    lens[3] = wnaf(&k2, W_R, &mut naf[3]);
+    // odd multiples of Q and of every R_i, to affine form with one inversion
+    let mut jac = Vec::with_capacity((n + 1) * R_TABLE);
+    push_odd_multiples(q, R_TABLE, &mut jac);
+    for p in group {
+        push_odd_multiples(&p.big_r, R_TABLE, &mut jac);
+    }
+    let mut tables = vec![Affine { x: Fe::ZERO, y: Fe::ZERO }; jac.len()];
+    batch_affine_into(&jac, &mut tables);
+    let beta = Fe::from_u64x4(&BETA);
+    let qlt: Vec<Affine> = tables[..R_TABLE].iter().map(|p| Affine { x: p.x.mul(&beta), y: p.y }).collect();
+    let gt = g_tables();
+    let table = |t: usize| -> (&[Affine], bool) {
+        match t {
+            0 => (&gt[..G_TABLE], false),
+            1 => (&gt[G_TABLE..], false),
+            2 => (&tables[..R_TABLE], neg1),
+            3 => (&qlt[..], neg2),
+            _ => (&tables[(t - 3) * R_TABLE..(t - 2) * R_TABLE], false),
+        }
+    };
+    let len = lens.iter().copied().max().unwrap_or(0);
+    let mut sum = Jac::INF;
+    for i in (0..len).rev() {
+        sum = sum.dbl();
+        for t in 0..n + 4 {
+            let d = naf[t][i];
+            if d != 0 {
+                let (tab, negate) = table(t);
+                let p = tab[(d.unsigned_abs() as usize - 1) / 2];
+                let p = if (d < 0) != negate { Affine { x: p.x, y: p.y.neg(1) } } else { p };
+                sum = sum.add_affine(&p);
+            }
+        }
+    }
+    sum.inf
+}
+
 /// The range rules and the point R of a signature (everything of `recover` before r⁻¹).
 fn prepare(digest: &[u8; 32], sig: &[u8; 65]) -> Result<Prepared, RecoverError> {
     let recid = sig[64];
@@ -1294,6 +1486,29 @@ pub unsafe extern "C" fn secp256k1_recover_many(items_ptr: *const u8, n: usize, 
         raw.chunks_exact(97).map(|c| (c[..32].try_into().unwrap(), c[32..].try_into().unwrap())).collect();
     let mut out = vec![0u8; 34 * n];
     for (i, v) in recover_many(&items).into_iter().enumerate() {
+        match v {
+            Ok(key) => out[34 * i + 1..34 * (i + 1)].copy_from_slice(&key),
+            Err(e) => out[34 * i] = e as u8,
+        }
+    }
+    crate::output(out_ptr, &out);
+}
+
+/// `secp256k1_recover_many` with a hint per item (recover_many_hinted): `n` items at `items_ptr`,
+/// each digest(32) ‖ signature(65) ‖ hint(33, the compressed key expected, or zeros); writes the
+/// same n answers status(1) ‖ key(33) as `secp256k1_recover_many` would to `out_ptr`.
+///
+/// # Safety
+/// `items_ptr..+130·n` must be readable and `out_ptr..+34·n` writable memory.
+#[no_mangle]
+pub unsafe extern "C" fn secp256k1_recover_many_hinted(items_ptr: *const u8, n: usize, out_ptr: *mut u8) {
+    let raw = crate::input(items_ptr, 130 * n);
+    let items: Vec<([u8; 32], [u8; 65], [u8; 33])> = raw
+        .chunks_exact(130)
+        .map(|c| (c[..32].try_into().unwrap(), c[32..97].try_into().unwrap(), c[97..].try_into().unwrap()))
+        .collect();
+    let mut out = vec![0u8; 34 * n];
+    for (i, v) in recover_many_hinted(&items).into_iter().enumerate() {
         match v {
             Ok(key) => out[34 * i + 1..34 * (i + 1)].copy_from_slice(&key),
             Err(e) => out[34 * i] = e as u8,
@@ -1939,5 +2154,158 @@ mod tests {
         let key = recover(&[0; 32], &sig_of(&rx, &s, (ry[0] & 1) as u8)).unwrap();
         let want = scalar::mul(&scalar::mul(&scalar::inv_mod(&rx, &N).unwrap(), &s), &k);
         assert_eq!(key, public_key(&u256_to_be(&want)).unwrap());
+    }
+
+    /// A valid signature by secret `d` over a random digest, with that digest.
+    fn signed_by(rng: &mut Rng, d: &U256) -> ([u8; 32], [u8; 65]) {
+        loop {
+            let z = rng.u256();
+            if let Some(sig) = sign(&scalar::reduce(&z), d, &rng.scalar()) {
+                return (u256_to_be(&z), sig);
+            }
+        }
+    }
+
+    #[test]
+    fn batch_check_passes_only_when_every_signature_recovers_to_the_key() {
+        let mut rng = Rng(29);
+        let (d1, d2) = (rng.scalar(), rng.scalar());
+        let q1 = decompress(&public_key(&u256_to_be(&d1)).unwrap()).unwrap();
+        let q2 = decompress(&public_key(&u256_to_be(&d2)).unwrap()).unwrap();
+        let group: Vec<([u8; 32], [u8; 65])> = (0..40).map(|_| signed_by(&mut rng, &d1)).collect();
+        let prepared =
+            |g: &[([u8; 32], [u8; 65])]| -> Vec<Prepared> { g.iter().map(|(z, s)| prepare(z, s).unwrap()).collect() };
+        let seed = [7u8; 32];
+        assert!(all_recover_to(&q1, &prepared(&group), &seed));
+        assert!(all_recover_to(&q1, &prepared(&group[..1]), &seed));
+        assert!(!all_recover_to(&q2, &prepared(&group), &seed));
+        // one signature by another key, one over another digest, one with the other parity
+        for k in 0..3 {
+            let mut g = group.clone();
+            match k {
+                0 => g[17] = signed_by(&mut rng, &d2),
+                1 => g[3].0[31] ^= 1,
+                _ => g[39].1[64] ^= 1,
+            }
+            assert!(!all_recover_to(&q1, &prepared(&g), &seed), "case {k}");
+        }
+    }
+
+    #[test]
+    fn decompress_takes_canonical_keys_only() {
+        let mut rng = Rng(30);
+        for _ in 0..50 {
+            let key = public_key(&u256_to_be(&rng.scalar())).unwrap();
+            assert_eq!(decompress(&key).unwrap().compressed(), key);
+            let mut bad = key;
+            bad[0] = 4;
+            assert!(decompress(&bad).is_none());
+        }
+        let mut over_p = [0xFFu8; 33];
+        over_p[0] = 2;
+        assert!(decompress(&over_p).is_none());
+        // x = 5 is not the x of a curve point (5³ + 7 = 132 is no square mod p)
+        let mut off = [0u8; 33];
+        off[0] = 2;
+        off[32] = 5;
+        assert!(decompress(&off).is_none());
+    }
+
+    #[test]
+    fn recover_many_hinted_gives_the_verdicts_of_recover() {
+        let mut rng = Rng(31);
+        let keys: Vec<U256> = (0..4).map(|_| rng.scalar()).collect();
+        let pk: Vec<[u8; 33]> = keys.iter().map(|d| public_key(&u256_to_be(d)).unwrap()).collect();
+        let mut items: Vec<([u8; 32], [u8; 65], [u8; 33])> = Vec::new();
+        // a clean group, hinted right
+        for _ in 0..30 {
+            let (z, s) = signed_by(&mut rng, &keys[0]);
+            items.push((z, s, pk[0]));
+        }
+        // a group with one signature by another key among them
+        for i in 0..20 {
+            let (z, s) = signed_by(&mut rng, &keys[if i == 9 { 2 } else { 1 }]);
+            items.push((z, s, pk[1]));
+        }
+        // every failure kind under a right hint, and the point at infinity
+        for i in 0..10 {
+            let (z, mut sig) = signed_by(&mut rng, &keys[3]);
+            match i % 5 {
+                0 => sig[64] = 9,
+                1 => {
+                    let high = u256_to_be(&scalar::neg(&u256_from_be(sig[32..64].try_into().unwrap())));
+                    sig[32..64].copy_from_slice(&high);
+                }
+                2 => sig[..32].copy_from_slice(&u256_to_be(&N)),
+                3 => sig[64] ^= 2,
+                _ => {}
+            }
+            items.push((z, sig, pk[3]));
+        }
+        let k = rng.scalar();
+        let (rx, ry) = affine_xy(&ecmult(&Affine::g(), &[0; 4], &k));
+        let s = scalar::reduce(&[rng.next(), rng.next(), rng.next(), rng.next() >> 2]);
+        items.push((u256_to_be(&scalar::mul(&s, &k)), sig_of(&rx, &s, (ry[0] & 1) as u8), pk[3]));
+        // wrong hints: another's key, no key encodings, a lone hint, none
+        for i in 0..12 {
+            let (z, s) = signed_by(&mut rng, &keys[2]);
+            let mut hint = pk[0];
+            match i / 3 {
+                0 => {}
+                1 => hint[0] = 4,
+                2 => hint[1..].copy_from_slice(&[0xFF; 32]),
+                _ => hint = [0; 33],
+            }
+            items.push((z, s, hint));
+        }
+        let (z, s) = signed_by(&mut rng, &keys[2]);
+        items.push((z, s, pk[2]));
+        // interleave the groups
+        for i in 0..items.len() {
+            let j = (rng.next() as usize) % items.len();
+            items.swap(i, j);
+        }
+        let single: Vec<_> = items.iter().map(|(d, s, _)| recover(d, s)).collect();
+        assert!(single.contains(&Err(RecoverError::Infinity)));
+        for e in [RecoverError::BadRecid, RecoverError::OutOfRange, RecoverError::HighS, RecoverError::NoPoint] {
+            assert!(single.contains(&Err(e)));
+        }
+        assert_eq!(recover_many_hinted(&items), single);
+        assert_eq!(recover_many_hinted(&items[..1]), single[..1].to_vec());
+        assert_eq!(recover_many_hinted(&[]), vec![]);
+        let raw: Vec<u8> =
+            items.iter().flat_map(|(d, s, h)| d.iter().chain(s.iter()).chain(h.iter()).copied()).collect();
+        let mut out = vec![7u8; 34 * items.len()];
+        unsafe { secp256k1_recover_many_hinted(raw.as_ptr(), items.len(), out.as_mut_ptr()) };
+        for (i, v) in single.iter().enumerate() {
+            let a = &out[34 * i..34 * (i + 1)];
+            match v {
+                Ok(key) => assert_eq!((a[0], &a[1..]), (0, &key[..])),
+                Err(e) => assert_eq!((a[0], &a[1..]), (*e as u8, &[0u8; 33][..])),
+            }
+        }
+    }
+
+    #[test]
+    fn hinted_batches_of_random_signers_and_corruptions() {
+        // 3,000 items in groups of random size under random hints, a few corrupted at random
+        let mut rng = Rng(32);
+        let keys: Vec<U256> = (0..12).map(|_| rng.scalar()).collect();
+        let pk: Vec<[u8; 33]> = keys.iter().map(|d| public_key(&u256_to_be(d)).unwrap()).collect();
+        let mut items = Vec::new();
+        for _ in 0..3000 {
+            let who = (rng.next() % 12) as usize;
+            let (mut z, mut sig) = signed_by(&mut rng, &keys[who]);
+            let roll = rng.next() % 200;
+            if roll == 0 {
+                z[(rng.next() % 32) as usize] ^= 1 << (rng.next() % 8);
+            } else if roll == 1 {
+                sig[(rng.next() % 65) as usize] ^= 1 << (rng.next() % 8);
+            }
+            let hint = if rng.next() % 20 == 0 { pk[(rng.next() % 12) as usize] } else { pk[who] };
+            items.push((z, sig, hint));
+        }
+        let single: Vec<_> = items.iter().map(|(d, s, _)| recover(d, s)).collect();
+        assert_eq!(recover_many_hinted(&items), single);
     }
 }

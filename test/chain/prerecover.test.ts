@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
-import { RecoverPool, RECOVER_ITEM, RECOVERED_ITEM } from '../../ts/kernel/recover_pool.js';
+import { HINTED_ITEM, RecoverPool, RECOVER_ITEM, RECOVERED_ITEM } from '../../ts/kernel/recover_pool.js';
 import { recoverPublicKeyKernel, signatureInRange } from '../../ts/kernel/secp256k1.js';
-import { recoveredInPlace, rememberRecovered, verifyEntrySignature } from '../../ts/consensus/signature.js';
+import { knownSignerKey, recoveredInPlace, rememberRecovered, verifyEntrySignature } from '../../ts/consensus/signature.js';
 import { entryTxHash, type CoinTransferEntry } from '../../ts/core/entry.js';
 import { addressOfPrivateKey, publicKeyOf, signDigest } from '../../ts/core/keys.js';
 import { sha256 } from '../../ts/kernel/hash.js';
@@ -21,7 +21,7 @@ import { fee16Decode } from '../../ts/kernel/fee16.js';
 import { openDatabase, type Db } from '../../ts/store/database.js';
 import { accountIdOf, balanceOf, dbReader, COIN_TOKEN_ID } from '../../ts/state/ledger.js';
 import type { PendingTx } from '../../ts/mempool/pending.js';
-import { MIN_PRERECOVER } from '../../ts/chain/prerecover.js';
+import { MIN_PRERECOVER, prerecoveryHints } from '../../ts/chain/prerecover.js';
 
 await initKernel();
 const dirs: string[] = [];
@@ -68,6 +68,34 @@ describe('RecoverPool', () => {
         if (want) expect(out.slice(o + 1, o + RECOVERED_ITEM)).toEqual(want);
         if (i % 10 === 0) expect(want).toEqual(publicKeyOf(sk(i)));
       }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('answers hinted items as plain ones, whatever the hints', async () => {
+    const pool = new RecoverPool(2);
+    try {
+      const n = 120;
+      const plain = new Uint8Array(n * RECOVER_ITEM),
+        hinted = new Uint8Array(n * HINTED_ITEM);
+      for (let i = 0; i < n; i++) {
+        const d = sha256(Uint8Array.of(i, 7));
+        let s = signDigest(d, sk(i % 3));
+        if (i % 17 === 5) {
+          s = s.slice();
+          s[9] ^= 4;
+        } // another key, or none
+        // right hints, a wrong one, and none
+        const hint = i % 23 === 0 ? new Uint8Array(33) : publicKeyOf(sk(i % 29 === 1 ? 3 : i % 3));
+        plain.set(d, i * RECOVER_ITEM);
+        plain.set(s, i * RECOVER_ITEM + 32);
+        hinted.set(d, i * HINTED_ITEM);
+        hinted.set(s, i * HINTED_ITEM + 32);
+        hinted.set(hint, i * HINTED_ITEM + 97);
+      }
+      expect(await pool.recover(hinted, true)).toEqual(await pool.recover(plain));
+      await expect(pool.recover(new Uint8Array(HINTED_ITEM + 1), true)).rejects.toThrow(RangeError);
     } finally {
       await pool.close();
     }
@@ -219,5 +247,79 @@ describe('switchBranch with blocks full of transfers', () => {
     await expect(c.chain.switchBranch(0, bad, { now: T0 + 20 * N, skipPow: true })).rejects.toThrow();
     expect(c.chain.length).toBe(0);
     for (const x of [a, b, c]) await x.db.close();
+  }, 120_000);
+});
+
+describe('signer keys as recovery hints', () => {
+  /**
+   * N blocks: block 1 mined by `sender` (account 1), block 2 by the receiver, then PER transfers a
+   * block from account 1; `forged`: one transfer of the last block signed by another key (the
+   * template takes it unverified; the block is not appended here).
+   */
+  async function fullBlocks(sender: Uint8Array, N: number, PER: number, forged = false) {
+    const T0 = 1_700_000_000;
+    const a = await freshChain();
+    const receiver = addressOfPrivateKey(sk(99));
+    const blocks: { header: Uint8Array; body: Uint8Array }[] = [];
+    let nonceId = 0;
+    for (let h = 1; h <= N; h++) {
+      const transfers: PendingTx[] = [];
+      if (h > 2)
+        for (let i = 0; i < PER; i++, nonceId++) {
+          const payload = { type: 'coinTransfer' as const, toAddress: receiver, amount: 1n };
+          const pinHash = a.chain.hashAt(0);
+          const hash = txHash({ pinHash, pinHeight: 0, nonceId, feeE8: fee16Decode(0) }, payload);
+          transfers.push({
+            hash,
+            payload,
+            originId: 1n,
+            originAddress: addressOfPrivateKey(sender),
+            pinHeight: 0,
+            pinHash,
+            nonceId,
+            feeCode: 0,
+            feeE8: 1n,
+            signature: signDigest(hash, forged && h === N && i === PER >> 1 ? sk(43) : sender),
+          });
+        }
+      const t = await buildTemplate(a.chain, a.db, h === 2 ? receiver : addressOfPrivateKey(sender), T0 + 20 * h, transfers);
+      if (forged && h === N) {
+        expect(t.body.length).toBeGreaterThan(PER * 80);
+        blocks.push({ header: t.header, body: t.body });
+        break;
+      }
+      const b = await a.chain.append(t.header, t.body, { now: T0 + 20 * h, skipPow: true });
+      blocks.push({ header: b.raw, body: b.body });
+    }
+    return { a, blocks, receiver, now: T0 + 20 * N };
+  }
+
+  it('are learned from verified blocks and hinted; a wrong hint (account 1 another signer on another chain) changes no verdict', async () => {
+    const N = 5,
+      PER = MIN_PRERECOVER + 10;
+    const one = await fullBlocks(sk(41), N, PER);
+    const two = await fullBlocks(sk(42), N, PER);
+    // one's blocks: account 1 is sk(41) on that chain
+    const b = await freshChain();
+    await b.chain.switchBranch(0, one.blocks, { now: one.now, skipPow: true });
+    expect(knownSignerKey(1n)).toEqual(publicKeyOf(sk(41)));
+    // two's blocks: account 1 is sk(42) there; the hints say sk(41) until a block of two is verified
+    const c = await freshChain();
+    let hints = prerecoveryHints();
+    await c.chain.switchBranch(0, two.blocks, { now: two.now, skipPow: true });
+    expect(c.chain.length).toBe(N);
+    expect(prerecoveryHints() - hints).toBeGreaterThan(0);
+    expect(knownSignerKey(1n)).toEqual(publicKeyOf(sk(42)));
+    const id = (await accountIdOf(dbReader(c.db), two.receiver))!;
+    expect(await balanceOf(dbReader(c.db), id, COIN_TOKEN_ID)).toEqual(await balanceOf(dbReader(two.a.db), id, COIN_TOKEN_ID));
+    // The right hint (sk(42), learned above) for a last block one of whose transfers another key
+    // signed: refused with the error of a lone recovery, and nothing stays.
+    const three = await fullBlocks(sk(42), N, PER, true);
+    const d = await freshChain();
+    hints = prerecoveryHints();
+    await expect(d.chain.switchBranch(0, three.blocks, { now: three.now, skipPow: true })).rejects.toThrow(/EINVSIG|origin address/);
+    expect(prerecoveryHints() - hints).toBeGreaterThanOrEqual(PER);
+    expect(d.chain.length).toBe(0);
+    for (const x of [one.a, two.a, three.a, b, c, d]) await x.db.close();
   }, 120_000);
 });

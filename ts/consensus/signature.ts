@@ -44,6 +44,29 @@ function takeRecovered(entry: SignedEntry, height: number, pinHash: Uint8Array, 
   return same ? r : undefined;
 }
 
+/**
+ * Keys of recent signers by account id: learned where an entry's signature recovered to its
+ * origin's address, handed to recovery ahead of application as hints (prerecover.ts; the kernel
+ * checks the signatures of one hinted key together, recoverManyHintedKernel). Only a hint: a
+ * wrong one (an id given to another address after a rollback) costs a recovery, never a verdict.
+ * Bounded: the oldest learned goes first.
+ */
+const signerKeys = new Map<bigint, Uint8Array>();
+export const MAX_SIGNER_KEYS = 16_384;
+
+/** The key account `id` signed with when last seen (a hint for recovery ahead), if known. */
+export function knownSignerKey(id: bigint): Uint8Array | undefined {
+  return signerKeys.get(id);
+}
+
+function learnSignerKey(id: bigint, pub: Uint8Array): void {
+  const had = signerKeys.get(id);
+  if (had && equalBytes(had, pub)) return;
+  if (had) signerKeys.delete(id);
+  else if (signerKeys.size >= MAX_SIGNER_KEYS) signerKeys.delete(signerKeys.keys().next().value!);
+  signerKeys.set(id, pub);
+}
+
 /** The last key turned into an address: a sender's entries usually come in runs. */
 let lastKey: { pub: Uint8Array; address: Uint8Array } | null = null;
 function addressOfKey(pub: Uint8Array): Uint8Array {
@@ -74,9 +97,14 @@ export function verifySignature(digest32: Uint8Array, sig65: Uint8Array, address
 export function verifyEntrySignature(entry: SignedEntry, height: number, pinHash: Uint8Array, originAddress: Uint8Array, ctx: EntryContext): Uint8Array {
   const ahead = takeRecovered(entry, height, pinHash, ctx);
   const hash = ahead?.digest ?? entryTxHash(entry, height, pinHash, ctx);
-  const signer =
-    (ahead ? ahead.pub && addressOfKey(ahead.pub) : recoverSignerAddress(hash, entry.signature)) ??
-    fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
-  if (!equalBytes(signer, originAddress)) fail('EINVSIG', 'signature does not recover to the origin address');
+  let recovered: Uint8Array | null;
+  if (ahead) recovered = ahead.pub;
+  else {
+    inPlace++;
+    recovered = recoverPublicKey(hash, entry.signature);
+  }
+  const pub = recovered ?? fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
+  if (!equalBytes(addressOfKey(pub), originAddress)) fail('EINVSIG', 'signature does not recover to the origin address');
+  learnSignerKey(entry.originId, pub);
   return hash;
 }

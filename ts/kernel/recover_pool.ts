@@ -7,6 +7,8 @@ import { WorkerPool } from './worker_pool.js';
 
 /** Bytes of one job item: digest(32) ‖ signature(65). */
 export const RECOVER_ITEM = 97;
+/** Bytes of one hinted job item: digest(32) ‖ signature(65) ‖ the key expected (33; zeros: none). */
+export const HINTED_ITEM = 130;
 /** Bytes of one answer: status(1, 0 = recovered) ‖ compressed key(33). */
 export const RECOVERED_ITEM = 34;
 /** Below this many signatures per worker, splitting costs more than it saves. */
@@ -15,7 +17,8 @@ const MIN_SLICE = 32;
 /**
  * The worker's WorkerProgram (self-contained: it may use nothing from this module): the job's
  * items digest ‖ signature through the kernel's secp256k1_recover_many in one call (it shares the
- * inversions across the job), answered as status ‖ key each.
+ * inversions across the job), or, hinted, digest ‖ signature ‖ key through
+ * secp256k1_recover_many_hinted; answered as status ‖ key each.
  */
 function workerProgram({ parentPort, workerData }: typeof import('node:worker_threads')): void {
   const x = new WebAssembly.Instance(workerData.module as WebAssembly.Module, {}).exports as unknown as {
@@ -23,21 +26,24 @@ function workerProgram({ parentPort, workerData }: typeof import('node:worker_th
     wasm_alloc(n: number): number;
     wasm_free(p: number, n: number): void;
     secp256k1_recover_many(items: number, n: number, out: number): void;
+    secp256k1_recover_many_hinted(items: number, n: number, out: number): void;
   };
-  parentPort!.on('message', (job: { id: number; items: Uint8Array }) => {
-    const n = job.items.length / 97;
-    const size = 131 * n;
+  parentPort!.on('message', (job: { id: number; items: Uint8Array; hinted: boolean }) => {
+    const item = job.hinted ? 130 : 97;
+    const n = job.items.length / item;
+    const size = (item + 34) * n;
     const ptr = x.wasm_alloc(size);
-    new Uint8Array(x.memory.buffer, ptr, 97 * n).set(job.items);
-    x.secp256k1_recover_many(ptr, n, ptr + 97 * n);
-    const out = new Uint8Array(x.memory.buffer, ptr + 97 * n, 34 * n).slice();
+    new Uint8Array(x.memory.buffer, ptr, item * n).set(job.items);
+    if (job.hinted) x.secp256k1_recover_many_hinted(ptr, n, ptr + item * n);
+    else x.secp256k1_recover_many(ptr, n, ptr + item * n);
+    const out = new Uint8Array(x.memory.buffer, ptr + item * n, 34 * n).slice();
     x.wasm_free(ptr, size);
     parentPort!.postMessage({ id: job.id, answer: out }, [out.buffer]);
   });
 }
 
 export class RecoverPool {
-  private readonly pool: WorkerPool<{ items: Uint8Array }, Uint8Array>;
+  private readonly pool: WorkerPool<{ items: Uint8Array; hinted: boolean }, Uint8Array>;
 
   /** `threads` workers (default: one per core); the kernel must be initialised. */
   constructor(threads = availableParallelism()) {
@@ -49,19 +55,21 @@ export class RecoverPool {
   }
 
   /**
-   * Recovers n signatures: `items` is n × (digest ‖ signature); the answer n × (status ‖ key), status
-   * 0 where a key recovers (the kernel's statuses otherwise, see RECOVER_ERRORS). Rejects only when a
-   * worker failed (not a verdict on the signatures).
+   * Recovers n signatures: `items` is n × (digest ‖ signature), or `hinted` n × (digest ‖ signature
+   * ‖ expected key) (HINTED_ITEM, recoverManyHintedKernel: the same answers, faster where the keys
+   * are right); the answer n × (status ‖ key), status 0 where a key recovers (the kernel's statuses
+   * otherwise, see RECOVER_ERRORS). Rejects only when a worker failed (not a verdict on the signatures).
    */
-  async recover(items: Uint8Array): Promise<Uint8Array> {
-    if (items.length % RECOVER_ITEM !== 0) throw new RangeError(`${items.length} bytes are not whole items`);
-    const n = items.length / RECOVER_ITEM;
+  async recover(items: Uint8Array, hinted = false): Promise<Uint8Array> {
+    const size = hinted ? HINTED_ITEM : RECOVER_ITEM;
+    if (items.length % size !== 0) throw new RangeError(`${items.length} bytes are not whole items`);
+    const n = items.length / size;
     const parts = Math.max(1, Math.min(this.pool.threads, Math.floor(n / MIN_SLICE)));
     const per = Math.ceil(n / parts);
     const slices: Promise<Uint8Array>[] = [];
     for (let from = 0; from < n; from += per) {
-      const slice = items.slice(from * RECOVER_ITEM, Math.min(n, from + per) * RECOVER_ITEM);
-      slices.push(this.pool.run({ items: slice }, [slice.buffer]));
+      const slice = items.slice(from * size, Math.min(n, from + per) * size);
+      slices.push(this.pool.run({ items: slice, hinted }, [slice.buffer]));
     }
     const out = new Uint8Array(n * RECOVERED_ITEM);
     (await Promise.all(slices)).forEach((v, k) => out.set(v, k * per * RECOVERED_ITEM));

@@ -5,6 +5,7 @@ import { callWithBuffers, kernel } from './instance.js';
 interface Secp256k1Exports {
   secp256k1_recover(digest: number, sig: number, out: number): number;
   secp256k1_recover_many(items: number, n: number, out: number): void;
+  secp256k1_recover_many_hinted(items: number, n: number, out: number): void;
   secp256k1_public_key(sk: number, out: number): number;
 }
 
@@ -46,6 +47,21 @@ export function recoverManyKernel(items: Uint8Array): Uint8Array {
   const n = items.length / 97;
   if (n === 0) return new Uint8Array(0);
   return callWithBuffers([items], 34 * n, ([i], o) => kernel<Secp256k1Exports>().secp256k1_recover_many(i, n, o)).out;
+}
+
+/**
+ * recoverManyKernel with a hint per item: `items` is n × (digest(32) ‖ signature(65) ‖ hint(33)),
+ * the hint the compressed key the signature is expected to recover to (33 zero bytes: none). The
+ * answer is byte for byte recoverManyKernel's over the same digests and signatures: the kernel
+ * checks the signatures sharing a hinted key together (one multi-scalar product, about a third of
+ * a recovery each) and recovers one by one wherever that check fails, so a wrong hint costs time,
+ * never a verdict.
+ */
+export function recoverManyHintedKernel(items: Uint8Array): Uint8Array {
+  if (items.length % 130 !== 0) throw new RangeError(`${items.length} bytes are not whole items`);
+  const n = items.length / 130;
+  if (n === 0) return new Uint8Array(0);
+  return callWithBuffers([items], 34 * n, ([i], o) => kernel<Secp256k1Exports>().secp256k1_recover_many_hinted(i, n, o)).out;
 }
 
 /** The group order n of secp256k1 and floor(n/2), the largest "low" s. */
