@@ -32,6 +32,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kids, portAllocator } from './sidebyside/processes.mjs';
 import { bundleChainMaker } from './sidebyside/chain.mjs';
+import { sleep } from './lib/nodes.mjs';
 import * as secp from '@noble/secp256k1';
 
 const PORT_FROM = 45100,
@@ -44,7 +45,6 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3),
   DUR = process.env.DUR ?? '5s',
   MEMPOOL = Number(process.env.MEMPOOL ?? 10000);
 const TRADES = Number(process.env.TRADES ?? 1000);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = portAllocator(PORT_FROM, PORT_TO);
 const work = mkdtempSync(join(tmpdir(), 'apiperf-'));
 const start = (label, cmd, args, env = {}) => {

@@ -27,6 +27,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Num, big, leafDiffs, numOf, parseJson, sortedJson } from './lib/exact-json.mjs';
+import { locateKnown } from './lib/mainnet-compare.mjs';
 import { Differential, differentialOptions, prefixed, requireFiles, seededRandom } from './lib/nodes.mjs';
 import { defiScenario } from './lib/defi-scenario.mjs';
 import { keyOf, loadSigner, requestBody } from './lib/transactions.mjs';
@@ -517,14 +518,10 @@ async function main() {
   vsay(`accounts: ${accounts.map((a, i) => `#${i} ${a.address}`).join(', ')}`);
   // The known-defect table names lines of the document.
   const docPath = join(OUR_DIR, DOC);
-  const docLines = existsSync(docPath) ? readFileSync(docPath, 'utf8').split('\n') : [];
-  for (const k of KNOWN) {
-    const n = docLines.findIndex((l) => l.includes(k.tag));
-    if (n < 0) {
-      console.error(`defi-diff: known entry ${k.id} names "${k.tag}", which ${DOC} lacks`);
-      process.exit(2);
-    }
-    k.line = `${DOC}:${n + 1}`;
+  const missing = locateKnown(existsSync(docPath) ? readFileSync(docPath, 'utf8') : '', KNOWN, DOC);
+  if (missing.length) {
+    console.error(`defi-diff: known entries ${missing.join(', ')} name tags ${DOC} lacks`);
+    process.exit(2);
   }
 
   // The reference: its regtest build (`--testnet`), connected to ours, loopback only.

@@ -17,6 +17,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kids, portAllocator } from './sidebyside/processes.mjs';
 import { bundleChainMaker } from './sidebyside/chain.mjs';
+import { sleep, stop } from './lib/nodes.mjs';
 
 const PORT_FROM = 45200,
   PORT_TO = 45999;
@@ -28,7 +29,6 @@ const EMPTY = Number(process.env.EMPTY ?? 20000),
   ROUNDS = Number(process.env.ROUNDS ?? 3);
 const RECEIVERS = (process.env.RECEIVERS ?? 'ours,ref08,ref10').split(',');
 const BIN = { ref08: join(REF_WORK, 'regtest-0.8/build/src/node/wart-node'), ref10: join(REF_WORK, 'regtest/build/src/node/wart-node') };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = portAllocator(PORT_FROM, PORT_TO);
 const work = mkdtempSync(join(tmpdir(), 'ibd-'));
 const makeChain = bundleChainMaker(OUR_DIR);
@@ -64,12 +64,6 @@ function start(label, cmd, args, env = {}) {
   c.label = label;
   kids.push(c);
   return c;
-}
-async function stop(c) {
-  if (!c || c.exitCode !== null || c.signalCode !== null) return;
-  c.kill('SIGTERM');
-  for (let i = 0; i < 100 && c.exitCode === null && c.signalCode === null; i++) await sleep(100);
-  if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 }
 async function waitUp(url, c) {
   for (let i = 0; i < 300; i++) {

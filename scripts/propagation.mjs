@@ -20,12 +20,11 @@
 // Every node runs on 127.0.0.1; a reference always with --testnet (its regtest build) and --connect.
 // The follower's head is polled every 10 ms: the figures carry ±10 ms of polling.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { referenceLines } from './lib/nodes.mjs';
+import { get as getJson, head as nodeHead, post as postJson, referenceLines, sleep, stop as stopProcess, waitUp } from './lib/nodes.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const REF_WORK = process.env.REF_WORK ?? `${process.env.TMPDIR ?? '/tmp'}/warthog-ref`;
@@ -66,41 +65,16 @@ function freePort() {
   throw new Error('no free port in PORT_BASE … 42999');
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const children = new Set();
 process.on('exit', () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
 process.on('SIGINT', () => process.exit(130));
 
-// Plain node:http on one keep-alive agent: polling every 10 ms over fresh connections would leave
-// thousands of TIME-WAIT sockets on loopback ports.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-function request(method, url, body, ms) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method, agent, timeout: ms, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString()));
-          } catch (e) {
-            reject(e);
-          }
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`${method} ${url}: no answer within ${ms} ms`)));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-const get = (url, ms = 5000) => request('GET', url, null, ms);
-const post = (url, body, ms = 5000) => request('POST', url, JSON.stringify(body), ms);
+// HTTP on scripts/lib/nodes.mjs's keep-alive agent (polling every 10 ms over fresh connections would
+// leave thousands of TIME-WAIT sockets on loopback ports), 5 s unless told.
+const get = (url, ms = 5000) => getJson(url, ms);
+const post = (url, body, ms = 5000) => postJson(url, body, ms);
 
 function start(dir, name, cmd, args, { env = {}, cwd } = {}) {
   const fd = openSync(join(dir, `${name}.out`), 'a');
@@ -112,10 +86,7 @@ function start(dir, name, cmd, args, { env = {}, cwd } = {}) {
 }
 
 async function stop(c) {
-  if (!c || c.exitCode !== null || c.signalCode !== null) return;
-  c.kill('SIGTERM');
-  for (let i = 0; i < 100 && c.exitCode === null && c.signalCode === null; i++) await sleep(100);
-  if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await stopProcess(c);
   children.delete(c);
 }
 
@@ -136,24 +107,7 @@ function startOur(dir, name, rpc, p2p) {
   return { kind: 'our', name, proc: c, url: `http://127.0.0.1:${rpc}`, p2p: `127.0.0.1:${p2p}` };
 }
 
-async function head(n) {
-  const j = await get(`${n.url}/chain/head`, 2000);
-  const h = j.data?.chainHead ?? j.data;
-  return { height: h.height, hash: h.hash };
-}
-
-async function waitUp(n, seconds = 30) {
-  for (let i = 0; i < seconds * 10; i++) {
-    if (n.proc.exitCode !== null || n.proc.signalCode !== null) throw new Error(`${n.name} exited (${n.proc.exitCode ?? n.proc.signalCode})`);
-    try {
-      await head(n);
-      return;
-    } catch {
-      await sleep(100);
-    }
-  }
-  throw new Error(`${n.name} does not answer`);
-}
+const head = (n) => nodeHead(n, 2000);
 
 async function address(n) {
   const j = await get(`${n.url}/tools/wallet/new`);

@@ -41,6 +41,7 @@ import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startProxy, transcript } from './p2precord.mjs';
+import { sleep, stop as stopProcess } from './lib/nodes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -74,7 +75,6 @@ const FEE_E8 = 1000448n; // the minimum fee, exactly on the 16-bit fee grid
 const INITIAL = { ref: 32, ours: 0 };
 const WARMUP_S = Number(process.env.WARMUP_S ?? 150);
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const kids = [];
 process.on('exit', () => {
   for (const c of kids) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -95,12 +95,7 @@ function start(label, cmd, args, env = {}) {
   log(`start ${label} pid ${c.pid}: ${args.join(' ')}`);
   return c;
 }
-async function stop(c) {
-  if (!c || c.exitCode !== null || c.signalCode !== null) return;
-  c.kill('SIGTERM');
-  for (let i = 0; i < 80 && c.exitCode === null && c.signalCode === null; i++) await sleep(100);
-  if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-}
+const stop = (c) => stopProcess(c, 8000);
 
 // ---- HTTP. Answers are kept as the exact text (u64 values above 2^53 stay exact in the vectors).
 async function getText(url, ms = 10000) {

@@ -14,7 +14,7 @@ export declare const KNOWN: KnownDefect[];
 export declare const SHAPE_ONLY: RegExp[];
 export declare const LIVE_ONLY: RegExp[];
 export declare function liveOnly(route: string): boolean;
-export declare function locateKnown(docText: string): string[];
+export declare function locateKnown(docText: string, known?: KnownDefect[], doc?: string): string[];
 export declare function shapeOf(v: unknown): unknown;
 export declare function answerText(a: Answer): string;
 export declare function compareAnswers(

@@ -50,14 +50,17 @@ export const KNOWN = [
   },
 ];
 
-/** Finds each KNOWN entry's line in the document's text; returns the ids whose tag it lacks. */
-export function locateKnown(docText) {
+/**
+ * Finds each entry's line in the document's text (by its tag): sets `line` to `doc:N`; returns the ids
+ * whose tag the text lacks. `known` and `doc`: this table and DOC unless given (defi-diff's table).
+ */
+export function locateKnown(docText, known = KNOWN, doc = DOC) {
   const lines = docText.split('\n');
   const missing = [];
-  for (const k of KNOWN) {
+  for (const k of known) {
     const n = lines.findIndex((l) => l.includes(k.tag));
     if (n < 0) missing.push(k.id);
-    else k.line = `${DOC}:${n + 1}`;
+    else k.line = `${doc}:${n + 1}`;
   }
   return missing;
 }

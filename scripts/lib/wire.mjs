@@ -114,6 +114,26 @@ const TX_KINDS = {
   7: { kind: 'cancelation', size: 94, fields: (b, o) => ({ cancelHeight: b.readUInt32BE(o), cancelNonceId: b.readUInt32BE(o + 4) }) },
 };
 
+/**
+ * The entries of a Txrep payload (LegacyTxrep, Txrep) after its nonce: a flag byte each (0: no
+ * transaction, null), then `entry(o)` → [the decoded entry, its size; null: the rest is undecodable].
+ */
+function txrepEntries(p, entry) {
+  const entries = [];
+  let o = 4;
+  while (o < p.length) {
+    if (!p[o++]) {
+      entries.push(null);
+      continue;
+    }
+    const [e, size] = entry(o);
+    entries.push(e);
+    if (size === null) break;
+    o += size;
+  }
+  return entries;
+}
+
 /** Decodes one payload per p2p.md §2.4 (0.8: mainnet.md §5). Unparseable parts are reported, not thrown. */
 export function decode(type, p) {
   try {
@@ -234,36 +254,17 @@ export function decode(type, p) {
         for (let o = 4; o + 16 <= p.length; o += 16) ids.push(txid(p, o));
         return { nonce: p.readUInt32BE(0), ids };
       }
-      case 15: {
-        const entries = [];
-        let o = 4;
-        while (o < p.length) {
-          const f = p[o++];
-          if (!f) {
-            entries.push(null);
-            continue;
-          }
-          entries.push(coinTx114(p, o));
-          o += 114;
-        }
-        return { nonce: p.readUInt32BE(0), entries };
-      }
-      case 31: {
-        const entries = [];
-        let o = 4;
-        while (o < p.length) {
-          const f = p[o++];
-          if (!f) {
-            entries.push(null);
-            continue;
-          }
-          const ind = p[o++];
-          if (ind === 1) {
-            entries.push({ indicator: 1, kind: 'coinTransfer', ...coinTx114(p, o) });
-            o += 114;
-          } else if (TX_KINDS[ind] && o + TX_KINDS[ind].size <= p.length) {
+      case 15:
+        return { nonce: p.readUInt32BE(0), entries: txrepEntries(p, (o) => [coinTx114(p, o), 114]) };
+      case 31:
+        return {
+          nonce: p.readUInt32BE(0),
+          entries: txrepEntries(p, (o) => {
+            const ind = p[o++];
+            if (ind === 1) return [{ indicator: 1, kind: 'coinTransfer', ...coinTx114(p, o) }, 115];
             const k = TX_KINDS[ind];
-            entries.push({
+            if (!k || o + k.size > p.length) return [{ indicator: ind, undecoded: hx(p.subarray(o)) }, null];
+            const entry = {
               indicator: ind,
               kind: k.kind,
               txid: txid(p, o),
@@ -271,15 +272,10 @@ export function decode(type, p) {
               compactFee: p.readUInt16BE(o + 19),
               ...k.fields(p, o + 21),
               signature: hx(p.subarray(o + k.size - 65, o + k.size)),
-            });
-            o += k.size;
-          } else {
-            entries.push({ indicator: ind, undecoded: hx(p.subarray(o)) });
-            break;
-          }
-        }
-        return { nonce: p.readUInt32BE(0), entries };
-      }
+            };
+            return [entry, 1 + k.size];
+          }),
+        };
       case 16:
         return { snapshotPriority: prio(p, 0) };
       default:
