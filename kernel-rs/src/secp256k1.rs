@@ -1232,18 +1232,23 @@ pub fn recover_many(items: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 33], Reco
     out
 }
 
-/// Fewer signatures than this under one hinted key are recovered one by one: the batch check
-/// pays one product with the key (about a recovery) besides its share per signature.
+/// Fewer signatures than this under one hint are recovered one by one: the batch check pays one
+/// product with the key (about a recovery) besides its share per signature.
 const MIN_HINTED_BATCH: usize = 2;
+/// The first byte of a hint that names no key but a signer: SIGNER_TAG ‖ any 32 bytes, equal for
+/// the signatures the caller expects from one signer whose key it does not know.
+pub const SIGNER_TAG: u8 = 0xFF;
 
-/// `recover_many` of every (digest, signature, hint), with the same verdicts: the hint is a
-/// compressed key the caller expects the signature to recover to (33 zero bytes: none). The
-/// signatures hinted with one key are checked together, in about a third of a recovery's time
-/// each, by one multi-scalar product (`all_recover_to`); where that check fails (a wrong hint, an
-/// invalid signature among them), or the hint is no canonical compressed key, or fewer than
-/// MIN_HINTED_BATCH signatures share it, they are recovered one by one. A hint never changes a
-/// verdict: a batch passes only if every signature in it recovers to the hinted key (but with a
-/// probability below 2⁻¹²⁸ for a batch crafted to pass, see `all_recover_to`).
+/// `recover_many` of every (digest, signature, hint), with the same verdicts. The hint is what
+/// the caller expects of the signer: its compressed key, or a signer tag (SIGNER_TAG ‖ 32 bytes:
+/// the signatures with equal tags are expected from one signer; the first of them that recovers
+/// names the key for the others), or nothing (33 zero bytes). The signatures hinted with one key
+/// are checked together, in about a third of a recovery's time each, by one multi-scalar product
+/// (`all_recover_to`); where that check fails (a wrong hint, an invalid signature among them), or
+/// the hint is no canonical compressed key, or fewer than MIN_HINTED_BATCH signatures share it,
+/// they are recovered one by one. A hint never changes a verdict: a batch passes only if every
+/// signature in it recovers to the hinted key (but with a probability below 2⁻¹²⁸ for a batch
+/// crafted to pass, see `all_recover_to`).
 pub fn recover_many_hinted(items: &[([u8; 32], [u8; 65], [u8; 33])]) -> Vec<Result<[u8; 33], RecoverError>> {
     let mut out: Vec<Result<[u8; 33], RecoverError>> = vec![Err(RecoverError::OutOfRange); items.len()];
     let mut groups: Vec<([u8; 33], Vec<usize>)> = Vec::new();
@@ -1260,15 +1265,37 @@ pub fn recover_many_hinted(items: &[([u8; 32], [u8; 65], [u8; 33])]) -> Vec<Resu
         });
         groups[g].1.push(i);
     }
-    for (key, members) in groups {
-        let q = if members.len() >= MIN_HINTED_BATCH { decompress(&key) } else { None };
-        let Some(q) = q else {
+    for (hint, members) in groups {
+        if members.len() < MIN_HINTED_BATCH {
             alone.extend(members);
             continue;
+        }
+        let (key, rest) = if hint[0] == SIGNER_TAG {
+            // The first member that recovers names the key the others are checked against.
+            let mut first = None;
+            for (k, &i) in members.iter().enumerate() {
+                let v = recover(&items[i].0, &items[i].1);
+                out[i] = v;
+                if let Ok(key) = v {
+                    first = Some((key, k + 1));
+                    break;
+                }
+            }
+            let Some((key, next)) = first else { continue };
+            (key, &members[next..])
+        } else {
+            (hint, &members[..])
         };
-        let mut prepared = Vec::with_capacity(members.len());
-        let mut checked = Vec::with_capacity(members.len());
-        for &i in &members {
+        if rest.is_empty() {
+            continue;
+        }
+        let Some(q) = decompress(&key) else {
+            alone.extend_from_slice(rest);
+            continue;
+        };
+        let mut prepared = Vec::with_capacity(rest.len());
+        let mut checked = Vec::with_capacity(rest.len());
+        for &i in rest {
             match prepare(&items[i].0, &items[i].1) {
                 Ok(p) => {
                     prepared.push(p);
@@ -2260,6 +2287,29 @@ mod tests {
         }
         let (z, s) = signed_by(&mut rng, &keys[2]);
         items.push((z, s, pk[2]));
+        // signer tags: one signer's, one whose first signatures do not recover, one of two signers,
+        // one whose signatures none recovers, a lone one
+        let tag = |t: u8| {
+            let mut h = [t; 33];
+            h[0] = SIGNER_TAG;
+            h
+        };
+        for i in 0..15 {
+            let (z, s) = signed_by(&mut rng, &keys[3]);
+            items.push((z, s, tag(1)));
+            let (z, mut s) = signed_by(&mut rng, &keys[0]);
+            if i < 3 {
+                s[64] = 7;
+            }
+            items.push((z, s, tag(2)));
+            let (z, s) = signed_by(&mut rng, &keys[i % 2]);
+            items.push((z, s, tag(3)));
+            let (z, mut s) = signed_by(&mut rng, &keys[1]);
+            s[..32].copy_from_slice(&[0; 32]);
+            items.push((z, s, tag(4)));
+        }
+        let (z, s) = signed_by(&mut rng, &keys[1]);
+        items.push((z, s, tag(5)));
         // interleave the groups
         for i in 0..items.len() {
             let j = (rng.next() as usize) % items.len();
@@ -2302,7 +2352,13 @@ mod tests {
             } else if roll == 1 {
                 sig[(rng.next() % 65) as usize] ^= 1 << (rng.next() % 8);
             }
-            let hint = if rng.next() % 20 == 0 { pk[(rng.next() % 12) as usize] } else { pk[who] };
+            let mut tag = [who as u8; 33];
+            tag[0] = SIGNER_TAG;
+            let hint = match rng.next() % 20 {
+                0 => pk[(rng.next() % 12) as usize],
+                1..=6 => tag,
+                _ => pk[who],
+            };
             items.push((z, sig, hint));
         }
         let single: Vec<_> = items.iter().map(|(d, s, _)| recover(d, s)).collect();

@@ -14,6 +14,7 @@ import { blockHash, parseHeader } from '../core/header.js';
 import { signedEntries, type Body } from '../core/body.js';
 import { entryPinHeight, entryTxHash, type EntryContext, type SignedEntry } from '../core/entry.js';
 import { HINTED_ITEM, RECOVERED_ITEM, recoverPool, type RecoverPool } from '../kernel/recover_pool.js';
+import { SIGNER_TAG } from '../kernel/secp256k1.js';
 import { addressOf, dbReader, nextStateId } from '../state/ledger.js';
 import { assetById } from '../state/assets.js';
 import type { KeySource } from '../store/database.js';
@@ -133,8 +134,9 @@ export class Prerecovery {
     if (!body) return;
     const entries = signedEntries(body);
     if (entries.length < MIN_PRERECOVER) return;
-    // Each item carries the key its signer was last seen with (zeros: none): the kernel checks the
-    // signatures of one known signer together, far cheaper than recovering each.
+    // Each item carries the key its signer was last seen with, else a tag naming the signer (the
+    // kernel recovers the first of its signatures and takes that key for the others): the kernel
+    // checks the signatures of one signer together, far cheaper than recovering each.
     const items = new Uint8Array(entries.length * HINTED_ITEM);
     const recovered: { entry: SignedEntry; pinHash: Uint8Array; ctx: EntryContext; digest: Uint8Array }[] = [];
     // Per block: one read per recipient, not per entry.
@@ -165,6 +167,9 @@ export class Prerecovery {
       if (key) {
         items.set(key, at + 97);
         hintsGiven++;
+      } else {
+        items[at + 97] = SIGNER_TAG;
+        new DataView(items.buffer, at + 98, 8).setBigUint64(0, entry.originId);
       }
       recovered.push({ entry, pinHash, ctx, digest });
     }

@@ -49,13 +49,17 @@ export function recoverManyKernel(items: Uint8Array): Uint8Array {
   return callWithBuffers([items], 34 * n, ([i], o) => kernel<Secp256k1Exports>().secp256k1_recover_many(i, n, o)).out;
 }
 
+/** The first byte of a hint naming a signer whose key is not known: SIGNER_TAG ‖ any 32 bytes. */
+export const SIGNER_TAG = 0xff;
+
 /**
  * recoverManyKernel with a hint per item: `items` is n × (digest(32) ‖ signature(65) ‖ hint(33)),
- * the hint the compressed key the signature is expected to recover to (33 zero bytes: none). The
- * answer is byte for byte recoverManyKernel's over the same digests and signatures: the kernel
- * checks the signatures sharing a hinted key together (one multi-scalar product, about a third of
- * a recovery each) and recovers one by one wherever that check fails, so a wrong hint costs time,
- * never a verdict.
+ * the hint the compressed key the signature is expected to recover to, or a signer tag
+ * (SIGNER_TAG ‖ 32 bytes, equal for the signatures expected from one signer: the first of them
+ * that recovers names the key for the others), or 33 zero bytes (none). The answer is byte for
+ * byte recoverManyKernel's over the same digests and signatures: the kernel checks the signatures
+ * sharing a key together (one multi-scalar product, about a third of a recovery each) and recovers
+ * one by one wherever that check fails, so a wrong hint costs time, never a verdict.
  */
 export function recoverManyHintedKernel(items: Uint8Array): Uint8Array {
   if (items.length % 130 !== 0) throw new RangeError(`${items.length} bytes are not whole items`);
