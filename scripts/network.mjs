@@ -81,8 +81,10 @@ requireFiles('network', [
   [join(OUR_DIR, 'dist/node.mjs'), 'dist/node.mjs (npm run build)'],
 ]);
 
+// Two streams: the traffic's draws depend on timing; the topology's and the fault plan's do not.
 const R = seededRandom(`network:${SEED}`);
 const { rnd, rint, pick, chance } = R;
+const F = seededRandom(`network faults:${SEED}`);
 const run = new Run(join(tmpdir(), `network-${SEED}-${Date.now().toString(36)}`));
 const say = (m) => run.log(m);
 const T0 = Date.now();
@@ -130,18 +132,18 @@ function topology() {
     b.links.add(a.name);
   };
   const ok = (a, b) => a !== b && !a.links.has(b.name) && (a.kind === 'ours' || b.kind === 'ours');
-  const order = [...early].sort(() => rnd() - 0.5);
+  const order = [...early].sort(() => F.rnd() - 0.5);
   // References last in the tree order, so each attaches to an our node.
   order.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'ours' ? -1 : 1));
-  for (let i = 1; i < order.length; i++) link(order[i], pick(order.slice(0, i).filter((b) => ok(order[i], b))));
+  for (let i = 1; i < order.length; i++) link(order[i], F.pick(order.slice(0, i).filter((b) => ok(order[i], b))));
   for (const a of early) {
-    const want = rint(2, 4);
+    const want = F.rint(2, 4);
     for (let tries = 0; a.links.size < want && tries < 20; tries++) {
-      const b = pick(early);
+      const b = F.pick(early);
       if (ok(a, b) && b.links.size < 4) link(a, b);
     }
   }
-  for (const b of [...ours.filter((n) => n !== joiner)].sort(() => rnd() - 0.5).slice(0, rint(2, 3))) link(joiner, b);
+  for (const b of [...ours.filter((n) => n !== joiner)].sort(() => F.rnd() - 0.5).slice(0, F.rint(2, 3))) link(joiner, b);
 }
 topology();
 
@@ -315,22 +317,22 @@ async function mineRound() {
   if (miners.length === 2 && miners[0] !== miners[1]) blocksMined.forks++;
   mining++;
   try {
-    const done = await Promise.all([...new Set(miners)].map((n) => mineOn(n).catch(() => null)));
-    const b = done.find(Boolean);
-    if (b && chance(0.3)) trackPropagation(b.height, Date.now());
+    const set = [...new Set(miners)];
+    const done = await Promise.all(set.map((n) => mineOn(n).catch(() => null)));
+    if (set.length === 1 && done[0] && chance(0.3)) trackPropagation(done[0].height, Date.now(), set[0].name);
   } finally {
     mining--;
   }
 }
 /** Seconds until each up node's head reaches `height` (a sample of the blocks). */
-async function trackPropagation(height, t0) {
+async function trackPropagation(height, t0, by) {
   const waiting = new Set(upNodes());
   for (let i = 0; i < 300 && waiting.size; i++) {
     await Promise.all(
       [...waiting].map(async (n) => {
         const h = await headOf(n, 2000);
         if (h && h.height >= height) {
-          propagation.push({ to: n.kind, s: (Date.now() - t0) / 1000 });
+          propagation.push({ from: by, to: n.name, dir: `${byName.get(by).kind}→${n.kind}`, s: (Date.now() - t0) / 1000, t: t0 });
           waiting.delete(n);
         }
       }),
@@ -353,42 +355,48 @@ async function pauseMining() {
 const resumeMining = () => miningPaused--;
 
 // ---------------------------------------------------------------------------------------------
+// Disturbances: per node, the windows in which a fault touched it (down, restarting and
+// reconnecting, partitioned until the tip is one again, slowed). A relay or block sample that
+// overlaps one of either end's windows is reported apart ("disturbed"), not as relay latency.
+const windows = new Map(); // name → [{a, b}] (b Infinity while open)
+function disturb(n, a = Date.now()) {
+  const w = { a, b: Number.POSITIVE_INFINITY };
+  (windows.get(n.name) ?? windows.set(n.name, []).get(n.name)).push(w);
+  return w;
+}
+/** Windows that close when the next checkpoint finds one tip (the fault's effects are over then). */
+const untilCheckpoint = [];
+const calm = (w, ms = 10_000) => {
+  w.b = Date.now() + ms;
+};
+const disturbed = (name, a, b) => (windows.get(name) ?? []).some((w) => w.a <= b && w.b >= a);
+
 // Relay latency: a sample of accepted transactions is looked up on every other up node until seen
-// (pending or mined); `reach` holds {dir, s} and `late` what did not arrive within 120 s.
+// (pending or mined); `reach` holds {dir, s, …} and `late` what did not arrive within 120 s.
 const reach = [];
 const late = [];
 let samplesInFlight = 0;
-let partitionEpoch = 0;
 async function sampleRelay(rec) {
   const from = byName.get(rec.node);
-  const epoch = partitionEpoch;
-  const fromStart = from.starts;
-  const targets = upNodes().filter((n) => n !== from && fronts.allowed(from.name, n.name));
+  const targets = upNodes().filter((n) => n !== from);
   samplesInFlight++;
   try {
     await Promise.all(
       targets.map(async (n) => {
-        const start = n.starts;
         for (let i = 0; ; i++) {
           const s = (Date.now() - rec.t) / 1000;
-          if (s > 120) {
-            // Late unless something in the window excused it: a partition, a restart of either end, a slowed node.
-            const excused =
-              epoch !== partitionEpoch ||
-              start !== n.starts ||
-              fromStart !== from.starts ||
-              !n.up ||
-              n.slowedEver > rec.t - 1000 ||
-              from.slowedEver > rec.t - 1000;
-            if (!excused) late.push({ hash: rec.hash, from: from.name, to: n.name, dir: `${from.kind}→${n.kind}` });
-            return;
-          }
-          const r = await ask(n, `/transaction/lookup/${rec.hash}`, { ms: 5000 });
-          if (r.code === 0) {
-            // A partition, a restart or a slowed end in the window is no relay latency.
-            const excused =
-              epoch !== partitionEpoch || start !== n.starts || fromStart !== from.starts || n.slowedEver > rec.t - 1000 || from.slowedEver > rec.t - 1000;
-            if (!excused) reach.push({ dir: `${from.kind}→${n.kind}`, s, from: from.name, to: n.name, hash: rec.hash, mined: r.data?.mined !== null });
+          const r = s > 120 ? null : await ask(n, `/transaction/lookup/${rec.hash}`, { ms: 5000 });
+          if (s > 120 || r.code === 0) {
+            const sample = {
+              dir: `${from.kind}→${n.kind}`,
+              s,
+              from: from.name,
+              to: n.name,
+              hash: rec.hash,
+              t: rec.t,
+              mined: r ? r.data?.mined !== null : null,
+            };
+            (s > 120 ? late : reach).push(sample);
             return;
           }
           await sleep(i < 40 ? 100 : 1000);
@@ -399,6 +407,8 @@ async function sampleRelay(rec) {
     samplesInFlight--;
   }
 }
+/** Samples split by whether either end was disturbed in the sample's window. */
+const undisturbed = (xs) => xs.filter((x) => !disturbed(x.from, x.t - 5000, x.t + x.s * 1000) && !disturbed(x.to, x.t - 5000, x.t + x.s * 1000));
 
 // ---------------------------------------------------------------------------------------------
 // Coin traffic: many accounts, several pending each; balances re-read every 20 s.
@@ -669,9 +679,16 @@ async function checkpoint(label) {
     const live = upNodes();
     let heads = [];
     const t0 = Date.now();
+    let tieBreaks = 0;
     while (Date.now() - t0 < 180_000) {
       heads = await Promise.all(live.map((n) => headOf(n, 3000)));
       if (heads.every((h) => h && h.hash === heads[0].hash)) break;
+      // Two tips of equal work stay apart until a block extends one (each node keeps the one it
+      // saw first), as on the real network: every 10 s without one tip, one more block.
+      if (Date.now() - t0 > 10_000 * (tieBreaks + 1)) {
+        tieBreaks++;
+        await mineOn(pick(live)).catch(() => null);
+      }
       await sleep(500);
     }
     const same = heads.every((h) => h && h.hash === heads[0]?.hash);
@@ -684,6 +701,7 @@ async function checkpoint(label) {
       );
       return;
     }
+    for (const w of untilCheckpoint.splice(0)) calm(w);
     const sample = [...[...coinAccts].sort(() => rnd() - 0.5).slice(0, 4), ...[...exAccts].sort(() => rnd() - 0.5).slice(0, 6)];
     const ds = await Promise.all(live.map((n) => digest(n, sample)));
     const bad = live.filter((_n, i) => ds[i] !== ds[0]);
@@ -694,7 +712,7 @@ async function checkpoint(label) {
       event('state', `${label}: at height ${heads[0].height} ${bad.map((n) => n.name).join(',')} differ from ${live[0].name} (${f})`, true);
     } else
       say(
-        `checkpoint ${checkpoints} (${label}): ${live.length} nodes at ${heads[0].height} ${heads[0].hash.slice(0, 12)}, state equal (${Date.now() - t0} ms to one tip)`,
+        `checkpoint ${checkpoints} (${label}): ${live.length} nodes at ${heads[0].height} ${heads[0].hash.slice(0, 12)}, state equal (${Date.now() - t0} ms to one tip${tieBreaks ? `, ${tieBreaks} blocks mined to break a tie` : ''})`,
       );
   } finally {
     resumeMining();
@@ -760,12 +778,16 @@ function slope(samples, key) {
 const fronts = new Fronts({
   nodeOfListenPort: (port) => nodes.find((n) => n.p2pPort === port)?.name ?? null,
   sourceOf: (name) => byName.get(name).source,
+  // Two 0.10.3 nodes cannot sync from each other (one aborts in its header download,
+  // header_download.cpp:322): a reference links only to ours, also by addresses it learns.
+  mayLink: (a, b) => byName.get(a).kind === 'ours' || byName.get(b).kind === 'ours',
 });
 const faultsDone = {};
 let garbageIp = 0;
 const fault = {
   async kill() {
     const n = pick(ours.filter((x) => x.up && x !== joiner));
+    untilCheckpoint.push(disturb(n));
     n.doomed = true;
     await sleep(3000);
     await killNode(n);
@@ -776,6 +798,7 @@ const fault = {
   },
   async restart() {
     const n = pick(ours.filter((x) => x.up));
+    untilCheckpoint.push(disturb(n));
     n.doomed = true;
     await sleep(3000);
     await killNode(n, 'SIGTERM');
@@ -787,6 +810,7 @@ const fault = {
   /** Wipe a node and restart it; kill -9 it while it downloads the chain; restart; it finishes. */
   async killDuringDownload() {
     const n = pick(ours.filter((x) => x.up && x !== diskNode));
+    untilCheckpoint.push(disturb(n));
     n.doomed = true;
     await sleep(3000);
     await killNode(n);
@@ -813,7 +837,7 @@ const fault = {
     if (!a.some((x) => x.kind === 'ours') || !b.some((x) => x.kind === 'ours')) return fault.partition();
     exchangePaused = true;
     const all = nodes.map((x) => x.name);
-    partitionEpoch++;
+    for (const x of nodes) untilCheckpoint.push(disturb(x));
     fronts.partition([a.map((x) => x.name), all.filter((x) => !a.some((y) => y.name === x))]);
     const ms = rint(60, 120) * 1000;
     const t0 = Date.now();
@@ -828,11 +852,11 @@ const fault = {
       }
     }
     fronts.heal();
-    partitionEpoch++;
     exchangePaused = false;
     return `${a.map((x) => x.name).join(',')} | ${b.map((x) => x.name).join(',')} for ${ms / 1000} s`;
   },
   async join() {
+    untilCheckpoint.push(disturb(joiner));
     if (!joiner.up && joiner.starts === 0) {
       await startNode(joiner);
       return `${joiner.name} joined (links ${[...joiner.links].join(',')})`;
@@ -848,6 +872,7 @@ const fault = {
   },
   async diskFull() {
     if (!diskMounted || !diskNode.up) return null;
+    untilCheckpoint.push(disturb(diskNode));
     const filler = join(dataDir(diskNode), 'filler');
     spawnSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1M', 'count=100000'], { stdio: 'ignore' });
     diskNode.diskFullSince = Date.now();
@@ -861,12 +886,10 @@ const fault = {
   async slow() {
     const n = pick(upNodes());
     fronts.slowDown(n.name, 4096, 300);
-    n.slowed = true;
-    n.slowedEver = Infinity;
+    untilCheckpoint.push(disturb(n));
     await sleep(rint(60, 120) * 1000);
     fronts.unslow(n.name);
-    n.slowed = false;
-    n.slowedEver = Date.now();
+
     return n.name;
   },
   async garbage() {
@@ -895,9 +918,9 @@ function faultPlan(count) {
   for (const k of kinds) plan.push(k, k); // every kind at least twice
   plan.push('join');
   while (plan.length < count)
-    plan.push(pick(['kill', 'kill', 'restart', 'partition', 'partition', 'slow', 'garbage', 'killDuringDownload', 'diskFull', 'join']));
+    plan.push(F.pick(['kill', 'kill', 'restart', 'partition', 'partition', 'slow', 'garbage', 'killDuringDownload', 'diskFull', 'join']));
   // The joiner's first join comes early (a third of the way in); the rest shuffled.
-  const rest = plan.filter((k, i) => !(k === 'join' && i === plan.indexOf('join'))).sort(() => rnd() - 0.5);
+  const rest = plan.filter((k, i) => !(k === 'join' && i === plan.indexOf('join'))).sort(() => F.rnd() - 0.5);
   rest.splice(Math.floor(rest.length / 3), 0, 'join');
   return rest;
 }
@@ -909,6 +932,18 @@ function percentile(xs, p) {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 let finishing = false;
+
+// Bans: every node's list; an honest node's address (127.0.2.k, or the fronts' 127.0.0.1) must not be in one.
+const bans = { honest: [], garbage: 0 };
+async function readBans() {
+  for (const n of upNodes()) {
+    const a = await answerOf(n.rpc, 'GET', '/peers/banned', undefined, 10_000);
+    for (const ip of new Set(a.text.match(/127\.0\.\d+\.\d+/g) ?? [])) {
+      if (ip.startsWith('127.0.5.')) bans.garbage++;
+      else bans.honest.push(`${n.name} bans ${ip}`);
+    }
+  }
+}
 
 async function main() {
   say(`network: seed ${SEED}, ${MINUTES} min, ${N_OURS} ours + ${N_REFS} references, rate ${RATE}/s, ${BURSTS} bursts of ${BURST}, run ${run.dir}`);
@@ -1015,6 +1050,7 @@ async function main() {
   const lost = [...accepted.values()].filter((r) => !minedSet.has(r.hash));
   for (const t of tickers) clearInterval(t);
   await sampleResources();
+  await readBans();
   finish({ top, lost });
 }
 
@@ -1033,21 +1069,25 @@ function finish({ top, lost }) {
   report.mineRefusals = mineRefusals.slice(-50);
   report.checkpoints = checkpoints;
   report.divergences = divergences;
-  const dirs = {};
-  for (const r of reach) (dirs[r.dir] ??= []).push(r.s);
-  report.relay = Object.fromEntries(
-    Object.entries(dirs).map(([d, xs]) => [
-      d,
-      { samples: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), max: Math.max(...xs), late: late.filter((l) => l.dir === d).length },
-    ]),
-  );
-  report.lateSample = late.slice(0, 20);
-  report.slowest = [...reach].sort((x, y) => y.s - x.s).slice(0, 20);
-  const pr = {};
-  for (const p of propagation) (pr[p.to] ??= []).push(p.s);
-  report.blockPropagation = Object.fromEntries(
-    Object.entries(pr).map(([k, xs]) => [k, { samples: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99) }]),
-  );
+  // Relay and block propagation per direction: the undisturbed samples (the figures), and apart
+  // the ones a fault touched (a node down, restarting, partitioned, slowed, until one tip again).
+  const byDir = (xs) => {
+    const d = {};
+    for (const x of xs) (d[x.dir] ??= []).push(x.s);
+    return Object.fromEntries(
+      Object.entries(d).map(([k, v]) => [k, { samples: v.length, p50: percentile(v, 50), p99: percentile(v, 99), max: Math.max(...v) }]),
+    );
+  };
+  const calmReach = undisturbed(reach);
+  const calmLate = undisturbed(late);
+  report.relay = byDir(calmReach);
+  for (const [d, r] of Object.entries(report.relay)) r.late = calmLate.filter((l) => l.dir === d).length;
+  report.relayDisturbed = byDir(reach.filter((x) => !calmReach.includes(x)));
+  report.lateDisturbed = late.length - calmLate.length;
+  report.lateSample = calmLate.slice(0, 20);
+  report.slowest = [...calmReach].sort((x, y) => y.s - x.s).slice(0, 20);
+  report.blockPropagation = byDir(undisturbed(propagation));
+  report.blockPropagationDisturbed = byDir(propagation.filter((x) => !undisturbed(propagation).includes(x)));
   // Resources: per node, the samples of its last start after 10 minutes of warm-up.
   report.resources = {};
   let growth = [];
@@ -1080,19 +1120,21 @@ function finish({ top, lost }) {
   report.growth = growth;
   report.referencesAlive = refs.map((n) => ({ name: n.name, alive: n.proc !== null && n.proc.exitCode === null && n.proc.signalCode === null }));
   report.frontRefusals = fronts.refused;
+  report.bans = bans;
   report.events = events;
   const kindsMissing = ['kill', 'restart', 'killDuringDownload', 'partition', 'join', 'diskFull', 'slow', 'garbage'].filter((k) => !faultsDone[k]);
   const typesMissing = ['coinTransfer', 'assetCreation', 'tokenTransfer', 'limitSwap', 'liquidityDeposit', 'liquidityWithdrawal', 'cancelation'].filter(
     (k) => !typeCount[k],
   );
   const totalFaults = Object.values(faultsDone).reduce((a, b) => a + b, 0);
-  const lateCount = late.length;
+  const lateCount = calmLate.length;
   const checks = {
     divergences: divergences === 0,
     lost: lost.length === 0,
     late: lateCount === 0,
     growth: growth.length === 0,
     referencesAlive: report.referencesAlive.every((r) => r.alive),
+    honestBans: bans.honest.length === 0,
     failEvents: !events.some((e) => e.fail),
     types: typesMissing.length === 0,
     faultKinds: kindsMissing.length === 0,

@@ -15,9 +15,11 @@ export class Fronts {
   /**
    * `nodeOfListenPort(port)`: the name of the node listening on that P2P port, or null.
    * `sourceOf(name)`: the loopback address connections from that node come from.
+   * `mayLink(a, b)`: whether the two may be linked at all (default: any two).
    */
-  constructor({ nodeOfListenPort, sourceOf, log = () => {} }) {
+  constructor({ nodeOfListenPort, sourceOf, mayLink = () => true, log = () => {} }) {
     this.nodeOfListenPort = nodeOfListenPort;
+    this.mayLink = mayLink;
     this.sourceOf = sourceOf;
     this.log = log;
     this.servers = new Map(); // name → server
@@ -25,7 +27,7 @@ export class Fronts {
     this.links = new Set(); // {from, to, a, b}
     this.side = new Map(); // name → side while partitioned
     this.slow = new Map(); // name → bytes per second while slowed
-    this.refused = { partition: 0, unknown: 0, down: 0 };
+    this.refused = { partition: 0, unknown: 0, down: 0, pair: 0 };
     this.opened = 0;
   }
 
@@ -103,6 +105,10 @@ export class Fronts {
       const from = this.nodeOfListenPort(head.readUInt16BE(22));
       if (from === null) {
         this.refused.unknown++;
+        return a.destroy();
+      }
+      if (!this.mayLink(from, to)) {
+        this.refused.pair++;
         return a.destroy();
       }
       if (!this.allowed(from, to)) {

@@ -95,7 +95,8 @@ export function exchangeAction(R, view, ctx) {
     const m = isLiquidity ? view.shares : view.asset;
     const c = held(m);
     if (!c.length || !ctx.peers.length) return null;
-    const h = pick(c);
+    // Mostly the order asset: the more accounts hold it, the more of them trade it.
+    const h = !isLiquidity && orderAsset && c.includes(orderAsset) && chance(0.6) ? orderAsset : pick(c);
     const amount = chance(0.1) ? m.get(h) : part(rnd, m.get(h), 0.01, 0.4) || 1n;
     return {
       kind: isLiquidity ? 'sharesTransfer' : 'assetTransfer',
@@ -137,11 +138,11 @@ export function exchangeAction(R, view, ctx) {
     depositFirst: 4,
     depositMore: 1.5,
     withdraw: 1,
-    fillBuy: 2.5,
-    fillSell: 2.5,
-    restBuy: 1.2,
-    restSell: 1.2,
-    cancel: 1.5,
+    fillBuy: 4,
+    fillSell: 4,
+    restBuy: 2.5,
+    restSell: 2.5,
+    cancel: 3,
   };
   for (let tries = 0; tries < 10; tries++) {
     let r = rnd() * Object.values(weights).reduce((x, y) => x + y, 0);
