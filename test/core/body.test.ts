@@ -161,6 +161,24 @@ describe('round trips', () => {
     expect(errorOf(() => serializeBody({ ...base, cancelations: entries('cancelation', 1, rng), countFields: 1 }))).toBe('EINV_BODY');
   });
 
+  it('a parsed entry gives the bytes it was read from (no second encoding), equal to writing it; a built one is written', () => {
+    const rng = new Rng(6);
+    for (let i = 0; i < 5; i++) {
+      const b = fullV4Body(rng);
+      const bytes = serializeBody(b);
+      const parsed = parseBody(bytes, 'V4');
+      const built = allSignedEntries(b),
+        read = allSignedEntries(parsed);
+      expect(read.length).toBe(built.length);
+      read.forEach((e, k) => {
+        const raw = entryBytes(e);
+        expect(raw.buffer).toBe(bytes.buffer); // a view of the body
+        expect(toHex(raw)).toBe(toHex(entryBytes(built[k])));
+        expect(toHex(raw)).toBe(toHex(entryBytes({ ...e }))); // a copy of the object is written afresh
+      });
+    }
+  });
+
   it('entry sizes (§6.5; L orders are 95 bytes)', () => {
     const rng = new Rng(5);
     for (const kind of Object.keys(ENTRY_SIZE) as (keyof typeof ENTRY_SIZE)[]) {

@@ -67,6 +67,11 @@ export class Reader {
     return this.buf.subarray(i, i + n);
   }
 
+  /** The bytes from offset `start` up to the current one, as a view of the buffer (not a copy). */
+  viewFrom(start: number): Uint8Array {
+    return this.buf.subarray(start, this.pos);
+  }
+
   /** Fails unless at least `n` bytes remain (used before allocating for a declared count). */
   need(n: number): void {
     if (n > this.remaining) fail('EINV_BODY', `declared ${n} bytes at offset ${this.pos}, have ${this.remaining}`);

@@ -99,15 +99,25 @@ export const ENTRY_SIZE: Record<EntryKind, number> = {
 // ---------------------------------------------------------------------------------------------
 // Reading (with the field checks §9.2 item 9 makes at parse) and writing.
 
+/**
+ * The bytes each entry read from a body was read from (a view of the body): entryBytes gives them
+ * instead of writing the entry again (its merkle leaf, its history record). Held only while the
+ * entry is.
+ */
+const readFrom = new WeakMap<SignedEntry, Uint8Array>();
+
 export function readEntry<K extends EntryKind>(kind: K, r: Reader, a: Annotator): EntryOf<K> {
   return a.mark(kind, () => {
+    const start = r.offset;
     const originId = a.mark('originAccountId', () => r.u64());
     const pinNonce = a.mark('pinNonce', () => readPinNonce(r));
     const feeCode = a.mark('compactFee', () => r.u16());
     const fields = readFields(kind, r, a);
     const signature = a.mark('signature', () => r.view(SIGNATURE_SIZE));
     if (!isCanonicalSignature(signature)) fail('ECORRUPTEDSIG', 'signature not parseable or high s');
-    return { kind, originId, pinNonce, feeCode, ...fields, signature } as EntryOf<K>;
+    const e = { kind, originId, pinNonce, feeCode, ...fields, signature } as EntryOf<K>;
+    readFrom.set(e, r.viewFrom(start));
+    return e;
   });
 }
 
@@ -180,8 +190,14 @@ export function writeEntry(w: Writer, e: SignedEntry): void {
   w.bytes(e.signature, SIGNATURE_SIZE);
 }
 
-/** The entry's serialized bytes (its merkle leaf is SHA256 of these, §6.7). */
+/**
+ * The entry's serialized bytes (its merkle leaf is SHA256 of these, §6.7): for an entry read from a
+ * body, the bytes it was read from (writeEntry writes exactly what readEntry reads); callers must
+ * not modify them.
+ */
 export function entryBytes(e: SignedEntry): Uint8Array {
+  const read = readFrom.get(e);
+  if (read) return read;
   const w = new Writer(ENTRY_SIZE[e.kind]);
   writeEntry(w, e);
   return w.finish();
