@@ -101,4 +101,85 @@ describe('WriteGroup', () => {
     expect([...db.getSync(k(1))!]).toEqual([11]);
     await db.close();
   });
+
+  /** Holds each batch write of `db` until the next `release()`; `fail` makes the held writes fail. */
+  function gated(db: Db) {
+    const waiting: (() => void)[] = [];
+    const gate = {
+      writes: 0,
+      fail: false,
+      release: () => {
+        for (const go of waiting.splice(0)) go();
+      },
+    };
+    const batch = db.batch.bind(db);
+    db.batch = ((...args: never[]) => {
+      const b = (batch as (...a: never[]) => ReturnType<Db['batch']>)(...args);
+      const write = b.write.bind(b);
+      b.write = (async () => {
+        gate.writes++;
+        await new Promise<void>((go) => waiting.push(go));
+        if (gate.fail) {
+          await b.close();
+          throw new Error('IO error: No space left on device');
+        }
+        return write();
+      }) as typeof b.write;
+      return b;
+    }) as Db['batch'];
+    return gate;
+  }
+
+  it('reads a write in flight while the next operations gather; the next write starts after it, in order', async () => {
+    const { db } = await fresh();
+    const gate = gated(db);
+    const k = (x: number) => Uint8Array.of(0x7b, x);
+    const g = new WriteGroup(db);
+    g.add([{ type: 'put', key: k(1), value: Uint8Array.of(1) }]);
+    await g.startWrite(); // returns with the write in flight
+    expect(gate.writes).toBe(1);
+    expect(g.size).toBe(0);
+    expect([...g.getSync(k(1))!]).toEqual([1]);
+    expect(db.getSync(k(1))).toBeUndefined();
+    g.add([
+      { type: 'put', key: k(1), value: Uint8Array.of(2) },
+      { type: 'put', key: k(2), value: Uint8Array.of(3) },
+    ]);
+    expect([...g.getSync(k(1))!]).toEqual([2]); // the newer operation first
+    let second = false;
+    const next = g.startWrite().then(() => (second = true));
+    await new Promise((r) => setImmediate(r));
+    expect(second).toBe(false); // waits for the first
+    gate.release();
+    await next;
+    expect([...db.getSync(k(1))!]).toEqual([1]);
+    expect(gate.writes).toBe(2);
+    const done = g.flush();
+    await new Promise((r) => setImmediate(r));
+    gate.release();
+    await done;
+    expect([...db.getSync(k(1))!]).toEqual([2]);
+    expect([...db.getSync(k(2))!]).toEqual([3]);
+    await db.close();
+  });
+
+  it('a write that fails in flight: its operations are still read, the next start and every flush throw its error, nothing more is written', async () => {
+    const { db } = await fresh();
+    const gate = gated(db);
+    const k = (x: number) => Uint8Array.of(0x7c, x);
+    const g = new WriteGroup(db);
+    g.add([{ type: 'put', key: k(1), value: Uint8Array.of(1) }]);
+    await g.startWrite();
+    gate.fail = true;
+    gate.release();
+    g.add([{ type: 'put', key: k(2), value: Uint8Array.of(2) }]);
+    await expect(g.startWrite()).rejects.toThrow(/No space/);
+    expect([...g.getSync(k(1))!]).toEqual([1]);
+    expect([...g.getSync(k(2))!]).toEqual([2]);
+    await expect(g.flush()).rejects.toThrow(/No space/);
+    expect(gate.writes).toBe(1);
+    expect(db.getSync(k(1))).toBeUndefined();
+    expect(db.getSync(k(2))).toBeUndefined();
+    await db.close();
+  });
 });

@@ -488,12 +488,15 @@ export class Chain implements HeaderChainView {
     return this.group ?? this.db;
   }
 
-  /** Writes a block's operations: with a branch's group, to it (written once it is large or done). */
+  /**
+   * Writes a block's operations: with a branch's group, to it (its write starts once it is large,
+   * and runs while the next blocks are applied; the branch's end waits for it).
+   */
   private async write(...lists: BatchOp[][]): Promise<void> {
     const group = this.group;
     if (!group) return this.commit(() => writeBatch(this.db, ...lists));
     group.add(...lists);
-    if (group.size >= this.groupRecords) await this.commit(() => group.flush());
+    if (group.size >= this.groupRecords) await this.commit(() => group.startWrite());
   }
 
   /**
