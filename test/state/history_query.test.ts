@@ -3,9 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryTxHash } from '../../ts/core/entry.js';
 import { U64_MAX } from '../../ts/core/amount.js';
-import { toHex } from '../../ts/core/hex.js';
+import { fromHex, toHex } from '../../ts/core/hex.js';
 import { rewardHash } from '../../ts/core/transaction.js';
 import { accountTransactions, blockTransactions, latestTransactions, type MinedTransaction } from '../../ts/state/history_query.js';
+import { accountHistoryIds } from '../../ts/state/history.js';
+import { accountHistoryKey, readU64 } from '../../ts/store/keys.js';
 import { accountIdOf, dbReader } from '../../ts/state/ledger.js';
 import { removeDir } from '../helpers/node.js';
 import { ChainBuilder, wallet } from './chain_fixture.js';
@@ -85,6 +87,50 @@ describe('accountTransactions', () => {
     expect(ids(await accountTransactions(c.db, idA, 1n))).toEqual([]);
     expect(ids(await accountTransactions(c.db, idA, 0n))).toEqual([]);
     expect(ids(await accountTransactions(c.db, 99n, U64_MAX))).toEqual([]);
+  });
+
+  it('are linked by one record per account and block, keyed by its first id there (issue 29)', async () => {
+    const records = async (account: bigint) =>
+      (await c.db.iterator({ gte: accountHistoryKey(account, 0n), lte: accountHistoryKey(account, U64_MAX) }).all()).map(([k, v]) => [
+        Number(readU64(k, 9)),
+        toHex(v),
+      ]);
+    // A: block 1 (id 1), block 3 (ids 3, 4, 5: differences 1 and 1); B: block 2, block 3 (4, 5)
+    expect(await records(idA)).toEqual([
+      [1, ''],
+      [3, '0000000100000001'],
+    ]);
+    expect(await records(idB)).toEqual([
+      [2, ''],
+      [4, '00000001'],
+    ]);
+    expect(accountHistoryIds(7n, fromHex('0000000200000100')!)).toEqual([7n, 9n, 265n]);
+    expect(() => accountHistoryIds(7n, Uint8Array.of(1, 2))).toThrow();
+  });
+
+  it('reads a store written before, with one empty record per entry, as the same pages', async () => {
+    const x = await ChainBuilder.create();
+    try {
+      await x.mine(A.address);
+      await x.mine(B.address);
+      await x.mine(A.address, { transfers: [1, 2, 3].map((n) => ({ from: A, to: B.address, amount: COIN, feeE8: FEE, nonceId: n })) });
+      await x.mine(A.address);
+      const a = (await accountIdOf(dbReader(x.db), A.address))!;
+      const pages = async () => [U64_MAX, 7n, 4n, 3n, 2n].map(async (before) => ids(await accountTransactions(x.db, a, before, 2)));
+      const now = await Promise.all(await pages());
+      expect(now).toEqual([[6, 7], [5, 6], [1, 3], [1], [1]]);
+      // the old layout: each id its own record with an empty value
+      const old = (await x.db.iterator({ gte: accountHistoryKey(a, 0n), lte: accountHistoryKey(a, U64_MAX) }).all()).flatMap(([k, v]) =>
+        accountHistoryIds(readU64(k, 9), v),
+      );
+      expect(old.map(Number)).toEqual([1, 3, 4, 5, 6, 7]);
+      await x.db.batch(old.map((id) => ({ type: 'put' as const, key: accountHistoryKey(a, id), value: new Uint8Array(0) })));
+      expect((await x.db.iterator({ gte: accountHistoryKey(a, 0n), lte: accountHistoryKey(a, U64_MAX) }).all()).length).toBe(6);
+      expect(await Promise.all(await pages())).toEqual(now);
+    } finally {
+      await x.close();
+      await removeDir(x.dir);
+    }
   });
 });
 

@@ -23,7 +23,7 @@ import { matchBook } from '../dex/matching.js';
 import type { StateSource } from '../store/database.js';
 import { u64Value } from '../store/keys.js';
 import { addAsset, assetById, type Asset } from './assets.js';
-import { addHistoryEntry, encodeMatch, matchTxHash } from './history.js';
+import { addHistoryEntry, encodeMatch, linkAccountHistory, matchTxHash } from './history.js';
 import {
   accountIdOf,
   addAccount,
@@ -132,9 +132,17 @@ class BlockApplier {
     return a;
   }
 
+  /** The block's history ids per account, in id order: linked with one record each at the end (linkAccountHistory). */
+  private readonly accountIds = new Map<bigint, bigint[]>();
+
   private async history(kind: HistoryKind, hash: Uint8Array, payload: Uint8Array, accounts: bigint[]): Promise<bigint> {
     const id = this.historyId++;
-    addHistoryEntry(this.s, id, { kind, height: this.b.height, hash, payload }, accounts);
+    addHistoryEntry(this.s, id, { kind, height: this.b.height, hash, payload });
+    for (const a of accounts) {
+      const ids = this.accountIds.get(a);
+      if (!ids) this.accountIds.set(a, [id]);
+      else if (ids[ids.length - 1] !== id) ids.push(id); // an account named twice by one entry: linked once
+    }
     return id;
   }
 
@@ -197,6 +205,7 @@ class BlockApplier {
     // went with block h − 1: there is something to prune only where the window moves, every 32nd
     // block (each prune is a walk of the database, off the event loop).
     if (pinBegin(this.b.height + 1) !== pinBegin(this.b.height)) await pruneTxIds(this.db, this.s, pinBegin(this.b.height + 1));
+    for (const [account, ids] of this.accountIds) linkAccountHistory(this.s, account, ids);
     await setNextStateId(this.s, nextId);
     await setNextHistoryId(this.s, this.historyId);
     return { firstStateId: this.firstStateId, firstHistoryId };

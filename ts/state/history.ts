@@ -41,14 +41,37 @@ export function decodeHistoryEntry(bytes: Uint8Array): HistoryEntry {
 }
 
 /**
- * Writes the entry, links it to its accounts (duplicates collapse) and indexes its hash. All three
- * keys are new: history ids only grow (rollback removes the ids it reuses) and a hash names one
- * entry (equal signed bytes would repeat a transaction id, which the chain refuses).
+ * Writes the entry and indexes its hash; its accounts are linked by their block's records
+ * (linkAccountHistory). Both keys are new: history ids only grow (rollback removes the ids it
+ * reuses) and a hash names one entry (equal signed bytes would repeat a transaction id, which the
+ * chain refuses).
  */
-export function addHistoryEntry(s: KeyWriter, id: bigint, e: HistoryEntry, accounts: bigint[]): void {
+export function addHistoryEntry(s: KeyWriter, id: bigint, e: HistoryEntry): void {
   s.putNew(historyKey(id), encodeHistoryEntry(e));
-  for (const a of new Set(accounts)) s.putNew(accountHistoryKey(a, id), new Uint8Array(0));
   s.putNew(txHashKey(e.hash), u64Value(id));
+}
+
+/**
+ * Links an account to its history entries of one block (ascending ids, at least one) with one
+ * record (issue 29: one per account and block, not one per entry): key (account, first id), value
+ * the further ids as u32 differences to the one before (empty: the first alone). A store written
+ * before holds one record per entry with an empty value, which reads the same. The key is new: the
+ * first id is the block's.
+ */
+export function linkAccountHistory(s: KeyWriter, accountId: bigint, ids: readonly bigint[]): void {
+  const value = new Uint8Array(4 * (ids.length - 1));
+  const v = new DataView(value.buffer);
+  for (let i = 1; i < ids.length; i++) v.setUint32(4 * (i - 1), Number(ids[i] - ids[i - 1]));
+  s.putNew(accountHistoryKey(accountId, ids[0]), value);
+}
+
+/** The history ids of an account history record: its key's first id, then the value's differences. */
+export function accountHistoryIds(first: bigint, value: Uint8Array): bigint[] {
+  if (value.length % 4 !== 0) throw new Error(`account history record of ${value.length} bytes`);
+  const ids = [first];
+  const v = new DataView(value.buffer, value.byteOffset, value.length);
+  for (let at = 0; at < value.length; at += 4) ids.push(ids[ids.length - 1] + BigInt(v.getUint32(at)));
+  return ids;
 }
 
 /** One side's fill in a match record (exchange.md §8.7). */

@@ -11,7 +11,7 @@ import type { Db } from '../store/database.js';
 import { COUNTER_HISTORY_ID, accountHistoryKey, blockMetaKey, historyKey, readU64, txHashKey } from '../store/keys.js';
 import { decodeBlockMeta } from '../store/block_records.js';
 import { assetById, type Asset } from './assets.js';
-import { decodeHistoryEntry, decodeMatch, type MatchRecord } from './history.js';
+import { accountHistoryIds, decodeHistoryEntry, decodeMatch, type MatchRecord } from './history.js';
 import { addressOf, dbReader, nextHistoryId, type KeyReader } from './ledger.js';
 import { orderById } from './orders.js';
 
@@ -226,9 +226,15 @@ export async function latestTransactions(db: Db, n = LATEST_HISTORY_ENTRIES): Pr
 
 /** The newest `limit` entries linked to `accountId` with id < `beforeId`, returned in ascending id order. */
 export async function accountTransactions(db: Db, accountId: bigint, beforeId: bigint, limit = ACCOUNT_HISTORY_PAGE): Promise<MinedTransaction[]> {
+  // Records (one per account and block, keyed by the block's first id of the account) newest first;
+  // the newest one may hold ids at or above beforeId.
   const ids: bigint[] = [];
-  const range = { gte: accountHistoryKey(accountId, 0n), lt: accountHistoryKey(accountId, beforeId), reverse: true, limit };
-  for await (const key of db.keys(range)) ids.push(readU64(key, 9));
+  const range = { gte: accountHistoryKey(accountId, 0n), lt: accountHistoryKey(accountId, beforeId), reverse: true };
+  for await (const [key, value] of db.iterator(range)) {
+    const record = accountHistoryIds(readU64(key, 9), value);
+    for (let i = record.length - 1; i >= 0 && ids.length < limit; i--) if (record[i] < beforeId) ids.push(record[i]);
+    if (ids.length >= limit) break;
+  }
   return load(db, ids.reverse());
 }
 

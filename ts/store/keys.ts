@@ -10,7 +10,8 @@
 //   'k' height u32      → block meta (first state id u64, first history id u64, header crc32 up to it u32)
 //   'a' accountId u64   → address 20               'A' address 20 → accountId u64
 //   'b' accountId u64 tokenId u64 → balance (total u64, locked u64)
-//   'h' historyId u64   → history entry            'x' accountId u64 historyId u64 → (empty)
+//   'h' historyId u64   → history entry            'x' accountId u64 historyId u64 → the account's further
+//                         history ids of that block, u32 differences (one record per account and block)
 //   't' txHash 32       → historyId u64
 //   'n' pinHeight u32 accountId u64 nonceId u32 → height u32 (the transaction-id cache, §7.6)
 //   'c' name            → state counters (next state id, next history id)
