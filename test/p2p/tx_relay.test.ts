@@ -13,6 +13,7 @@ import type { SignedRequest } from '../../ts/mempool/admission.js';
 import type { WireTransaction } from '../../ts/p2p/tx_message.js';
 import type { Peer } from '../../ts/p2p/peer.js';
 import { TxRelay } from '../../ts/p2p/tx_relay.js';
+import { OUR_REQUESTS } from '../../ts/p2p/budget.js';
 
 await initKernel();
 
@@ -49,7 +50,7 @@ class Unlistable extends Mempool {
   }
 }
 
-function setup() {
+function setup(now: () => number = Date.now) {
   const pool = new Unlistable(CAPACITY);
   for (let i = 1; i <= CAPACITY; i++) pool.insert(tx(BigInt(i), 100 + (i % 50)), () => 10n ** 12n);
   const everything = pool.all();
@@ -67,7 +68,7 @@ function setup() {
     address: 'test',
     send: (m: Message) => sent.push(m),
   } as unknown as Peer;
-  return { pool, everything, relay: new TxRelay(service), sent, peer, admitted };
+  return { pool, everything, relay: new TxRelay(service, () => {}, now), sent, peer, admitted };
 }
 
 describe('TxRelay with a full mempool', () => {
@@ -115,5 +116,37 @@ describe('TxRelay with a full mempool', () => {
     relay.receive(peer, { kind: 'Txrep', legacy: false, nonce, txs: [wire(2), null, wire(1)] }); // 2 was not asked for
     await new Promise((r) => setTimeout(r, 50));
     expect(admitted.map((r) => r.nonceId)).toEqual([1]);
+  });
+});
+
+// Found by scripts/network.mjs: a node whose disk had filled caught up and asked one peer for the
+// offers it had deferred meanwhile, one Txreq each, at once: more than the 20 Txreqs a peer allows
+// at once (budget.ts), so each of its peers banned it (EMSGFLOOD).
+describe('our Txreqs stay within what a peer allows', () => {
+  const offer = (i: number) => [{ id: { accountId: 10n ** 9n + BigInt(i), pinHeight: 0, nonceId: 1 }, feeCode: 120 }];
+  const requests = (sent: Message[]) => sent.filter((m) => m.kind === 'Txreq') as Extract<Message, { kind: 'Txreq' }>[];
+
+  it('offers deferred while behind are asked for in one Txreq per peer when caught up', () => {
+    const { relay, sent, peer } = setup();
+    for (let i = 0; i < 60; i++) relay.offered(peer, offer(i), true);
+    expect(requests(sent)).toHaveLength(0);
+    relay.caughtUp();
+    expect(requests(sent).map((m) => m.ids.length)).toEqual([60]);
+  });
+
+  it('beyond the budget the offers wait and go together in the next Txreq the budget allows', () => {
+    let t = 1_000_000;
+    const { relay, sent, peer } = setup(() => t);
+    for (let i = 0; i < 30; i++) relay.offered(peer, offer(i));
+    expect(requests(sent)).toHaveLength(OUR_REQUESTS.burst); // within the 15 of its incoming queue and the 20 of its budget
+    relay.push([]);
+    expect(requests(sent)).toHaveLength(OUR_REQUESTS.burst); // no Txreq left this instant
+    t += 1000 / OUR_REQUESTS.perSecond;
+    relay.push([]);
+    const last = requests(sent);
+    expect(last).toHaveLength(OUR_REQUESTS.burst + 1);
+    expect(last[OUR_REQUESTS.burst].ids.map((id) => Number(id.accountId - 10n ** 9n))).toEqual(
+      Array.from({ length: 30 - OUR_REQUESTS.burst }, (_, i) => OUR_REQUESTS.burst + i),
+    );
   });
 });

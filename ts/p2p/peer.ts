@@ -109,6 +109,8 @@ export class Peer {
   private serving = 0;
   /** Budgets of this peer's transaction messages (budget.ts). */
   readonly budgets = new PeerBudgets();
+  /** Txnotify and Txreq messages dropped unanswered: a bunch beyond their budget (budget.ts). */
+  dropped = 0;
   /** Server-side throttling of this peer's requests (§3.8). */
   readonly throttle = new Throttle();
   /** Messages held by the throttle delay, with the time each may be processed. */
@@ -256,20 +258,28 @@ export class Peer {
     heldAcrossPeers += bytes;
   }
 
-  /** Charges a Txnotify or Txreq to the peer's budgets by its size, before the cost of decoding it (EMSGFLOOD beyond). */
-  private charge(f: Frame): void {
+  /**
+   * Charges a Txnotify or Txreq to the peer's budgets by its size, before the cost of decoding it:
+   * false when it is to be dropped (a bunch beyond the bucket), EMSGFLOOD beyond that (budget.ts).
+   */
+  private charge(f: Frame): boolean {
     const b = this.budgets;
     if (f.type === MSG.Txnotify) {
-      b.notifyMessages.spend(1, 'Txnotify messages');
-      b.notifyIds.spend(Math.max(0, Math.floor((f.payload.length - 6) / 18)), 'txids offered'); // nonce, count, 18 bytes each
-    } else if (f.type === MSG.Txreq) {
-      b.requestMessages.spend(1, 'Txreq messages');
-      b.requestIds.spend(Math.max(0, Math.floor((f.payload.length - 4) / 16)), 'ids requested'); // nonce, 16 bytes each
+      const ids = Math.max(0, Math.floor((f.payload.length - 6) / 18)); // nonce, count, 18 bytes each
+      return b.notifyMessages.spendOrDrop(1, 'Txnotify messages') && b.notifyIds.spendOrDrop(ids, 'txids offered');
     }
+    if (f.type === MSG.Txreq) {
+      const ids = Math.max(0, Math.floor((f.payload.length - 4) / 16)); // nonce, 16 bytes each
+      return b.requestMessages.spendOrDrop(1, 'Txreq messages') && b.requestIds.spendOrDrop(ids, 'ids requested');
+    }
+    return true;
   }
 
   private process(f: Frame): void {
-    this.charge(f);
+    if (!this.charge(f)) {
+      this.dropped++;
+      return;
+    }
     const m = decodeMessage(f.type, f.payload);
     if (m.kind === 'Init') return this.onInit(m, f.type);
     if (!this.chain) fail('ENOINIT', `got ${m.kind}`);

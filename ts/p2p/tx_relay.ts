@@ -12,6 +12,7 @@ import type { SignedRequest } from '../mempool/admission.js';
 import type { PendingTx } from '../mempool/pending.js';
 import type { MempoolService } from '../mempool/service.js';
 import type { TxidWithFee } from './elements.js';
+import { OUR_REQUESTS, RateBudget } from './budget.js';
 import type { TxrepMsg, TxreqMsg } from './messages.js';
 import type { Peer } from './peer.js';
 import { LIMIT } from './protocol.js';
@@ -81,6 +82,10 @@ interface PeerTxState {
   inflight: number;
   /** Ids of its offers waiting in `deferred`. */
   deferred: number;
+  /** Our Txreqs to the peer, within what it allows (budget.ts OUR_REQUESTS). */
+  readonly requestBudget: RateBudget;
+  /** Offered ids waiting for the budget (PEER_DEFERRED at most): asked for together in the next Txreq. */
+  held: TxidWithFee[];
 }
 
 export function toWire(tx: PendingTx): WireTransaction {
@@ -122,6 +127,7 @@ export class TxRelay {
   constructor(
     private readonly mempool: MempoolService,
     private readonly log: (line: string) => void = () => {},
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Pong sample: up to `max` txids drawn at random from the 800 highest-fee entries (§2.4 Pong). */
@@ -155,8 +161,21 @@ export class TxRelay {
     this.deferred.push({ peer, txids: kept });
   }
 
-  private request(peer: Peer, st: PeerTxState, txids: TxidWithFee[]): void {
-    const now = Date.now();
+  /**
+   * Asks the peer for the offered ids we want in one Txreq — or, when our Txreqs to it are spent
+   * (its budget for them: budget.ts; a node catching up considers many offers at once), holds them
+   * for the next call of `push` (every 500 ms), which asks for everything held in one Txreq.
+   */
+  private request(peer: Peer, st: PeerTxState, txids: TxidWithFee[], now = this.now()): void {
+    if (st.held.length) {
+      txids = [...st.held, ...txids];
+      st.held = [];
+    }
+    if (!txids.length) return;
+    if (!st.requestBudget.take(1, now)) {
+      st.held = txids.length > PEER_DEFERRED ? txids.slice(0, PEER_DEFERRED) : txids;
+      return;
+    }
     this.expire(st, now);
     this.inflight.prune(now);
     this.rejected.prune(now);
@@ -259,11 +278,17 @@ export class TxRelay {
     const offers = this.deferred;
     this.deferred = [];
     this.deferredCount = 0;
+    const byPeer = new Map<Peer, TxidWithFee[]>();
     for (const o of offers) {
-      const st = this.peers.get(o.peer);
+      const list = byPeer.get(o.peer);
+      if (list) list.push(...o.txids);
+      else byPeer.set(o.peer, [...o.txids]);
+    }
+    for (const [peer, txids] of byPeer) {
+      const st = this.peers.get(peer);
       if (!st) continue;
       st.deferred = 0;
-      if (!o.peer.conn.closed) this.request(o.peer, st, o.txids);
+      if (!peer.conn.closed) this.request(peer, st, txids);
     }
   }
 
@@ -283,6 +308,8 @@ export class TxRelay {
    * a mempool's worth stays within what our peers allow (budget.ts); the rest waits for the next call.
    */
   push(peers: Peer[]): void {
+    const now = this.now();
+    for (const [peer, st] of this.peers) if (st.held.length && !peer.conn.closed) this.request(peer, st, [], now);
     const pool = this.mempool.pool;
     const waiting = [...this.backlog, ...pool.takeAdded()].filter((t) => pool.byIdKey(transactionIdKey(txIdOf(t))) === t);
     const fresh = waiting.slice(0, PUSH_PER_CALL);
@@ -303,7 +330,11 @@ export class TxRelay {
 
   private state(peer: Peer): PeerTxState {
     let st = this.peers.get(peer);
-    if (!st) this.peers.set(peer, (st = { known: new Set(), requests: new Map(), inflight: 0, deferred: 0 }));
+    if (!st)
+      this.peers.set(
+        peer,
+        (st = { known: new Set(), requests: new Map(), inflight: 0, deferred: 0, requestBudget: new RateBudget(OUR_REQUESTS, this.now()), held: [] }),
+      );
     return st;
   }
 
