@@ -839,7 +839,7 @@ const fault = {
     const all = nodes.map((x) => x.name);
     for (const x of nodes) untilCheckpoint.push(disturb(x));
     fronts.partition([a.map((x) => x.name), all.filter((x) => !a.some((y) => y.name === x))]);
-    const ms = rint(60, 120) * 1000;
+    const ms = rint(45, 100) * 1000;
     const t0 = Date.now();
     // Mining on both sides: each side's blocks build on its own tip.
     while (Date.now() - t0 < ms) {
@@ -877,7 +877,7 @@ const fault = {
     spawnSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1M', 'count=100000'], { stdio: 'ignore' });
     diskNode.diskFullSince = Date.now();
     const before = await headOf(diskNode);
-    await sleep(rint(40, 80) * 1000);
+    await sleep(rint(30, 60) * 1000);
     const during = await headOf(diskNode);
     rmSync(filler, { force: true });
     diskNode.diskFullSince = null;
@@ -887,7 +887,7 @@ const fault = {
     const n = pick(upNodes());
     fronts.slowDown(n.name, 4096, 300);
     untilCheckpoint.push(disturb(n));
-    await sleep(rint(60, 120) * 1000);
+    await sleep(rint(45, 90) * 1000);
     fronts.unslow(n.name);
 
     return n.name;
