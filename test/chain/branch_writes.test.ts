@@ -12,6 +12,8 @@ import { REGTEST } from '../../ts/consensus/params.js';
 import { toHex } from '../../ts/core/hex.js';
 import { openDatabase, type Db } from '../../ts/store/database.js';
 import { WriteGroup } from '../../ts/store/write_group.js';
+import { StateOverlay } from '../../ts/state/overlay.js';
+import { bytesKey } from '../../ts/core/hex.js';
 import { bookOrderIds } from '../../ts/state/orders.js';
 import { exchangeScenario, FIRST_TIME, limitOf } from '../state/exchange_scenario.js';
 
@@ -77,6 +79,22 @@ describe('a branch written in groups', () => {
 });
 
 describe('WriteGroup', () => {
+  it("takes an operation's id (bytesKey of its key, as the state overlay hands them) for its key", async () => {
+    const { db } = await fresh();
+    const s = new StateOverlay(db);
+    await s.put(Uint8Array.of(0x7d, 1), Uint8Array.of(1));
+    await s.del(Uint8Array.of(0x7d, 2));
+    const ops = s.ops();
+    expect(ops.map((o) => o.id)).toEqual([bytesKey(Uint8Array.of(0x7d, 1)), bytesKey(Uint8Array.of(0x7d, 2))]);
+    const g = new WriteGroup(db);
+    g.add(ops);
+    expect([...g.getSync(Uint8Array.of(0x7d, 1))!]).toEqual([1]);
+    g.add([{ type: 'put', key: Uint8Array.of(0x7d, 1), value: Uint8Array.of(9) }]); // no id: the same key
+    expect(g.size).toBe(2);
+    expect([...g.getSync(Uint8Array.of(0x7d, 1))!]).toEqual([9]);
+    await db.close();
+  });
+
   it('reads its writes before the database and makes them before an iteration', async () => {
     const { db } = await fresh();
     const k = (x: number) => Uint8Array.of(0x7a, x);

@@ -34,6 +34,17 @@ describe('Writer', () => {
       expect(toHex(w.finish())).toBe('01'.repeat(16) + '02');
     }
   });
+  it('reset starts over in the same buffer; written() is a view of what was written since', () => {
+    const w = new Writer(8);
+    w.u32(0x01020304).u32(5);
+    expect([...w.written()]).toEqual([1, 2, 3, 4, 0, 0, 0, 5]);
+    w.reset().u16(0x0a0b);
+    expect([...w.written()]).toEqual([10, 11]);
+    expect(w.length).toBe(2);
+    w.reset().bytes(new Uint8Array(20).fill(7)); // grows past the capacity
+    expect([...w.written()]).toEqual(new Array(20).fill(7));
+  });
+
   it('writes the extremes of every width', () => {
     const w = new Writer()
       .u8(255)

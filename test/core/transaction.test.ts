@@ -2,6 +2,7 @@
 // transaction"), checked on the reference's accepted coin transfers (vectors/coin-transfers.json).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
+import { sha256 } from '../../ts/kernel/hash.js';
 import { fee16Decode, fee16Encode } from '../../ts/kernel/fee16.js';
 import { Reader } from '../../ts/core/bytes.js';
 import { addressOfPrivateKey, signDigest } from '../../ts/core/keys.js';
@@ -116,6 +117,19 @@ describe('token-era signing bytes (L/seed layouts, http-api.md table)', () => {
     const p = { type: 'cancelation', cancelHeight: 64, cancelNonceId: 0xabcdef } as const;
     expect(signingBytes(common, p).length).toBe(59);
     expect(hex(p)).toBe('00000040' + '00abcdef');
+  });
+  it('txHash hashes exactly the signing bytes of each payload, one after another (its writer is reused)', () => {
+    const payloads: TransactionPayload[] = [
+      { type: 'tokenTransfer', assetHash: asset, isLiquidity: true, toAddress: to, amount: 9n },
+      { type: 'cancelation', cancelHeight: 64, cancelNonceId: 1 },
+      { type: 'coinTransfer', toAddress: to, amount: 5n },
+      { type: 'liquidityDeposit', assetHash: asset, base: 1n, quote: 2n },
+      { type: 'cancelation', cancelHeight: 64, cancelNonceId: 1 },
+    ];
+    for (const p of payloads) expect(toHex(txHash(common, p))).toBe(toHex(sha256(signingBytes(common, p))));
+    // a refused value leaves nothing behind for the next hash
+    expect(() => txHash(common, { type: 'coinTransfer', toAddress: new Uint8Array(19), amount: 5n })).toThrow(/EBUG|bytes/);
+    expect(toHex(txHash(common, payloads[2]))).toBe(toHex(sha256(signingBytes(common, payloads[2]))));
   });
   it('assetCreation: supply ‖ precision ‖ name padded (52–65)', () => {
     const p = { type: 'assetCreation', supply: 10n ** 12n, precision: 4, name: assetNameBytes('TOK2') } as const;

@@ -9,7 +9,8 @@
 // trip costs more).
 import type { NetworkParams } from '../consensus/params.js';
 import { parseBlockBody } from '../consensus/block_check.js';
-import { knownSignerKey, rememberRecovered } from '../consensus/signature.js';
+import { knownSignerKey, rememberRecovered, type Recovered } from '../consensus/signature.js';
+import { equalBytes } from '../core/hex.js';
 import { blockHash, parseHeader } from '../core/header.js';
 import { signedEntries, type Body } from '../core/body.js';
 import { entryPinHeight, entryTxHash, type EntryContext, type SignedEntry } from '../core/entry.js';
@@ -138,7 +139,7 @@ export class Prerecovery {
     // kernel recovers the first of its signatures and takes that key for the others): the kernel
     // checks the signatures of one signer together, far cheaper than recovering each.
     const items = new Uint8Array(entries.length * HINTED_ITEM);
-    const recovered: { entry: SignedEntry; pinHash: Uint8Array; ctx: EntryContext; digest: Uint8Array }[] = [];
+    const recovered: (Recovered & { entry: SignedEntry })[] = [];
     // Per block: one read per recipient, not per entry.
     const addresses = new Map<bigint, Uint8Array | undefined>();
     const assetHashes = new Map<bigint, Uint8Array | null>();
@@ -171,13 +172,21 @@ export class Prerecovery {
         items[at + 97] = SIGNER_TAG;
         new DataView(items.buffer, at + 98, 8).setBigUint64(0, entry.originId);
       }
-      recovered.push({ entry, pinHash, ctx, digest });
+      recovered.push({ entry, height, pinHash, ctx, digest, pub: null });
     }
     if (recovered.length === 0) return;
     const out = await this.pool().recover(items.slice(0, recovered.length * HINTED_ITEM), true);
+    // A block's signers are few: equal keys share one array (no copy per entry, and the address of
+    // a key is then found by identity, verifyEntrySignature).
+    let last: Uint8Array | null = null;
     recovered.forEach((r, k) => {
       const o = k * RECOVERED_ITEM;
-      rememberRecovered(r.entry, { ...r, height, pub: out[o] === 0 ? out.slice(o + 1, o + RECOVERED_ITEM) : null });
+      if (out[o] === 0) {
+        const key = out.subarray(o + 1, o + RECOVERED_ITEM);
+        if (!last || !equalBytes(last, key)) last = key.slice();
+        r.pub = last;
+      }
+      rememberRecovered(r.entry, r);
     });
   }
 }

@@ -97,6 +97,17 @@ export class Writer {
     return this.pos;
   }
 
+  /** Starts over in the same buffer (a writer reused for short-lived bytes, see `written`). */
+  reset(): this {
+    this.pos = 0;
+    return this;
+  }
+
+  /** A view of the bytes written so far: valid until the next write or reset (no copy). */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+
   private room(n: number): number {
     if (this.pos + n > this.buf.length) {
       const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));

@@ -28,6 +28,7 @@ export function fromHexExact(text: string, bytes: number): Uint8Array | null {
 export const bytesKey = (bytes: Uint8Array): string => String.fromCharCode.apply(null, bytes as unknown as number[]);
 
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

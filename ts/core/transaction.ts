@@ -67,8 +67,11 @@ export type TransactionPayload =
 export type TransactionType = TransactionPayload['type'];
 
 export function signingBytes(common: SigningCommon, payload: TransactionPayload): Uint8Array {
-  const w = new Writer(128)
-    .bytes(common.pinHash, HASH_SIZE)
+  return writeSigningBytes(new Writer(128), common, payload).finish();
+}
+
+function writeSigningBytes(w: Writer, common: SigningCommon, payload: TransactionPayload): Writer {
+  w.bytes(common.pinHash, HASH_SIZE)
     .u32(common.pinHeight)
     .u32(common.nonceId)
     .bytes(common.reserved ?? ZERO_RESERVED, 3)
@@ -102,12 +105,15 @@ export function signingBytes(common: SigningCommon, payload: TransactionPayload)
       w.u64(payload.supply).u8(payload.precision).bytes(payload.name, ASSET_NAME_BYTES);
       break;
   }
-  return w.finish();
+  return w;
 }
+
+/** Reused for the signing bytes of txHash: hashed at once, never kept (one allocation less per entry). */
+const scratch = new Writer(128);
 
 /** The signed hash: SHA256 of the signing bytes; the ECDSA signature is made over it directly. */
 export function txHash(common: SigningCommon, payload: TransactionPayload): Uint8Array {
-  return sha256(signingBytes(common, payload));
+  return sha256(writeSigningBytes(scratch.reset(), common, payload).written());
 }
 
 // ---------------------------------------------------------------------------------------------

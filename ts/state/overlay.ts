@@ -45,7 +45,9 @@ export class StateOverlay {
 
   /** The batch operations that apply the pending writes. */
   ops(): BatchOp[] {
-    return [...this.writes.values()].map(({ key, value }) => (value === null ? { type: 'del', key } : { type: 'put', key, value }));
+    const ops: BatchOp[] = [];
+    for (const [id, { key, value }] of this.writes) ops.push(value === null ? { type: 'del', key, id } : { type: 'put', key, value, id });
+    return ops;
   }
 
   /** The undo record: every changed key with its previous value (absent = delete on undo). */

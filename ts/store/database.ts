@@ -30,8 +30,11 @@ export interface StateSource extends KeySource {
   getMany(keys: Uint8Array[]): Promise<(Uint8Array | undefined)[]>;
 }
 
-/** One write of an atomic batch (`db.batch`). */
-export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
+/**
+ * One write of an atomic batch (`db.batch`). `id`, when given, is bytesKey(key), computed already
+ * (a block's state overlay has it: WriteGroup reuses it).
+ */
+export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array; id?: string } | { type: 'del'; key: Uint8Array; id?: string };
 
 /**
  * Writes the operations of `lists`, in order, as one atomic batch. The chained form: abstract-level's

@@ -33,7 +33,7 @@ export class WriteGroup implements StateSource {
 
   /** Adds the operations of `lists`, in order, to the next write. */
   add(...lists: readonly BatchOp[][]): void {
-    for (const ops of lists) for (const op of ops) this.writes.set(bytesKey(op.key), op);
+    for (const ops of lists) for (const op of ops) this.writes.set(op.id ?? bytesKey(op.key), op);
   }
 
   getSync(key: Uint8Array): Uint8Array | undefined {
