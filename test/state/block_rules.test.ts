@@ -188,3 +188,18 @@ describe('assets and accounts', () => {
     expect(await lab.refusal({ coinTransfers: [toAsset] })).toBe('EACCIDNOTFOUND');
   });
 });
+
+describe('pins', () => {
+  it('the entries of one block pinned to different heights are each checked against their own pinned hash', async () => {
+    while (lab.chain.length < 40) await lab.append({});
+    const transfer = { type: 'coinTransfer' as const, toAddress: lab.B.address, amount: 1_000n };
+    const at0 = await lab.entry(lab.A, transfer, { pinHeight: 0 });
+    const at32 = await lab.entry(lab.A, transfer, { pinHeight: 32 });
+    const alsoAt0 = await lab.entry(lab.A, transfer, { pinHeight: 0 });
+    // signed over pin 32's hash, carried as pinned at 0: another key recovers
+    const moved = { ...at32, pinNonce: { ...at32.pinNonce, relativePin: at0.pinNonce.relativePin } };
+    expect(await lab.refusal({ coinTransfers: [at0, moved] })).toBe('EINVSIG');
+    expect(await lab.refusal({ coinTransfers: [at32, moved] })).toBe('EINVSIG');
+    expect(await lab.refusal({ coinTransfers: [at0, at32, alsoAt0] })).toBe('none');
+  });
+});

@@ -78,7 +78,8 @@ interface Flow {
 const u64 = (v: bigint) => u64Value(v);
 
 class BlockApplier {
-  private readonly flows = new Map<string, Flow>();
+  /** Every (account, token) flow of the block, in first-use order. */
+  private readonly flows: Flow[] = [];
   private historyId = 0n;
   private firstStateId = 0n;
   private newAccounts = 0n;
@@ -97,10 +98,17 @@ class BlockApplier {
     this.before = dbReader(db);
   }
 
+  /** Per account, then per token (bigint keys: no string per debit or credit). */
+  private readonly flowsOf = new Map<bigint, Map<bigint, Flow>>();
+
   private flow(account: bigint, token: bigint): Flow {
-    const k = `${account}:${token}`;
-    let f = this.flows.get(k);
-    if (!f) this.flows.set(k, (f = { account, token, plus: 0n, minus: 0n, lockPlus: 0n, lockMinus: 0n }));
+    let tokens = this.flowsOf.get(account);
+    if (!tokens) this.flowsOf.set(account, (tokens = new Map()));
+    let f = tokens.get(token);
+    if (!f) {
+      tokens.set(token, (f = { account, token, plus: 0n, minus: 0n, lockPlus: 0n, lockMinus: 0n }));
+      this.flows.push(f);
+    }
     return f;
   }
   private credit(a: bigint, t: bigint, v: bigint) {
@@ -156,11 +164,19 @@ class BlockApplier {
     const origin = await this.addressOfId(e.originId);
     const id = entryTransactionId(e, h);
     if (await hasTxId(this.s, id)) fail('ENONCE', `transaction ${id.accountId}/${id.pinHeight}/${id.nonceId} was mined before`);
-    const pinHash = this.b.hashAt(entryPinHeight(e, h));
+    const pinHash = this.pinHash(entryPinHeight(e, h));
     const hash = this.b.verifySignatures === false ? entryTxHash(e, h, pinHash, ctx) : verifyEntrySignature(e, h, pinHash, origin, ctx);
     await this.useTxId(id, true);
     this.debit(e.originId, COIN_TOKEN_ID, feeE8OfCode(e.feeCode));
     return { hash, id };
+  }
+
+  /** Hashes of the pinned blocks, each asked of the chain once per block (its entries share a few pins). */
+  private readonly pinHashes = new Map<number, Uint8Array>();
+  private pinHash(height: number): Uint8Array {
+    let hash = this.pinHashes.get(height);
+    if (!hash) this.pinHashes.set(height, (hash = this.b.hashAt(height)));
+    return hash;
   }
 
   /** `unused`: the caller has just found the id unused (a signed entry's own id), no second read. */
@@ -420,7 +436,7 @@ class BlockApplier {
    * exchange.md §2.4 (a new account's coin row reuses its id). Returns the next state id.
    */
   private async applyFlows(nextId: bigint): Promise<bigint> {
-    const flows = [...this.flows.values()].sort((a, b) => (a.account !== b.account ? cmp(a.account, b.account) : cmp(a.token, b.token)));
+    const flows = [...this.flows].sort((a, b) => (a.account !== b.account ? cmp(a.account, b.account) : cmp(a.token, b.token)));
     let drawing = 0n;
     const referred = new Set<bigint>();
     const checkReferred = (upTo: bigint) => {
