@@ -879,9 +879,19 @@ const fault = {
     const before = await headOf(diskNode);
     await sleep(rint(30, 60) * 1000);
     const during = await headOf(diskNode);
+    // Half the time it is killed while full (its log may end in a torn record), then started again.
+    const kill = chance(0.5);
+    if (kill) {
+      diskNode.doomed = true;
+      await killNode(diskNode);
+    }
     rmSync(filler, { force: true });
     diskNode.diskFullSince = null;
-    return `${diskNode.name} full from height ${before?.height} to ${during?.height}`;
+    if (kill) {
+      diskNode.doomed = false;
+      await startNode(diskNode);
+    }
+    return `${diskNode.name} full from height ${before?.height} to ${during?.height}${kill ? ', killed while full and started again' : ''}`;
   },
   async slow() {
     const n = pick(upNodes());
