@@ -61,6 +61,55 @@ pub unsafe extern "C" fn merkle_root(
     }
 }
 
+/// Merkle root whose leaves are the SHA-256 hashes of `n` consecutive pieces of the `data_len`
+/// bytes at `data_ptr`, piece i being `lens[i]` bytes (`lens_ptr`: n little-endian u32): a block's
+/// leaves hashed and its root computed in one call. Extra bytes and type as `merkle_root`.
+/// Returns 0, 1 when n = 0, or 2 when the pieces do not cover the data exactly.
+///
+/// # Safety
+/// The input ranges must be readable and `out..out+32` writable linear memory.
+#[no_mangle]
+pub unsafe extern "C" fn merkle_root_of_pieces(
+    data_ptr: *const u8,
+    data_len: usize,
+    lens_ptr: *const u8,
+    n: usize,
+    x_ptr: *const u8,
+    x_len: usize,
+    new_type: u32,
+    out: *mut u8,
+) -> u32 {
+    let Some(lens_len) = n.checked_mul(4) else { return 2 };
+    match root_of_pieces(
+        crate::input(data_ptr, data_len),
+        crate::input(lens_ptr, lens_len),
+        crate::input(x_ptr, x_len),
+        new_type != 0,
+    ) {
+        Ok(r) => {
+            crate::output(out, &r);
+            0
+        }
+        Err(code) => code,
+    }
+}
+
+/// `merkle_root_of_pieces` on slices: Err(1) without pieces, Err(2) when they do not tile `data`.
+pub fn root_of_pieces(data: &[u8], lens: &[u8], x: &[u8], new_type: bool) -> Result<[u8; 32], u32> {
+    let mut leaves = Vec::with_capacity(lens.len() / 4);
+    let mut at = 0usize;
+    for l in lens.chunks_exact(4) {
+        let len = u32::from_le_bytes(l.try_into().unwrap()) as usize;
+        let end = at.checked_add(len).filter(|&e| e <= data.len()).ok_or(2u32)?;
+        leaves.push(sha256(&data[at..end]));
+        at = end;
+    }
+    if at != data.len() {
+        return Err(2);
+    }
+    root(&leaves, x, new_type).ok_or(1)
+}
+
 /// The merkle prefix of `n_leaves` leaves, written to `out` (room for 64 bytes).
 /// Returns its length (32 or 64), or 0 when there are no leaves.
 ///
@@ -166,5 +215,50 @@ mod tests {
             assert_eq!(merkle_prefix(flat.as_ptr(), 1, out.as_mut_ptr()), 32);
             assert_eq!(merkle_prefix(core::ptr::null(), 0, out.as_mut_ptr()), 0);
         }
+    }
+
+    #[test]
+    fn root_of_pieces_hashes_each_piece_then_builds_the_root() {
+        // pieces of 20, 16, 0 and 99 bytes; every count of pieces from 1 to 9, both types
+        let data: Vec<u8> = (0..=255u8).cycle().take(20 + 16 + 99 * 7).collect();
+        let mut lens: Vec<u32> = vec![20, 16, 0];
+        lens.extend([99u32; 6]);
+        for n in 1..=lens.len() {
+            let used: usize = lens[..n].iter().map(|&l| l as usize).sum();
+            let mut at = 0;
+            let leaves: Vec<[u8; 32]> = lens[..n]
+                .iter()
+                .map(|&l| {
+                    let h = sha256(&data[at..at + l as usize]);
+                    at += l as usize;
+                    h
+                })
+                .collect();
+            let raw: Vec<u8> = lens[..n].iter().flat_map(|l| l.to_le_bytes()).collect();
+            for new_type in [true, false] {
+                let want = root(&leaves, b"xtra", new_type).unwrap();
+                assert_eq!(root_of_pieces(&data[..used], &raw, b"xtra", new_type), Ok(want));
+                let mut out = [0u8; 32];
+                let status = unsafe {
+                    merkle_root_of_pieces(
+                        data.as_ptr(),
+                        used,
+                        raw.as_ptr(),
+                        n,
+                        b"xtra".as_ptr(),
+                        4,
+                        new_type as u32,
+                        out.as_mut_ptr(),
+                    )
+                };
+                assert_eq!((status, out), (0, want));
+            }
+            // pieces short of the data, or beyond it
+            assert_eq!(root_of_pieces(&data[..used + 1], &raw, b"", true), Err(2));
+            if used > 0 {
+                assert_eq!(root_of_pieces(&data[..used - 1], &raw, b"", true), Err(2));
+            }
+        }
+        assert_eq!(root_of_pieces(&[], &[], b"", true), Err(1));
     }
 }

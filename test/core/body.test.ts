@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { sha256 } from '../../ts/kernel/hash.js';
+import { merkleRoot, merkleRootOfPieces } from '../../ts/kernel/merkle.js';
 import {
   bodyMerkleLeaves,
   bodyMerklePrefix,
@@ -313,6 +314,24 @@ describe('merkle leaves and root (§6.7)', () => {
     const leaf = bodyMerkleLeaves(one)[0];
     expect(toHex(bodyMerkleRoot(one, false))).toBe(toHex(sha256(sha256(concatBytes(leaf, one.extraNonce)))));
     expect(toHex(bodyMerkleRoot(one, true))).toBe(toHex(sha256(concatBytes(leaf, one.extraNonce))));
+  });
+
+  it("is the kernel's root of the leaves, hashed in one call, for parsed and built bodies of every layout and both types", () => {
+    const rng = new Rng(15);
+    for (const layout of ['V1', 'V2', 'V4'] as BodyLayout[]) {
+      for (let i = 0; i < 4; i++) {
+        const b = layout === 'V4' ? fullV4Body(rng) : body(layout, rng);
+        const parsed = parseBody(serializeBody(b), layout);
+        for (const newType of [true, false]) {
+          const want = toHex(merkleRoot(bodyMerkleLeaves(b), b.extraNonce, newType));
+          expect(toHex(bodyMerkleRoot(b, newType))).toBe(want);
+          expect(toHex(bodyMerkleRoot(parsed, newType))).toBe(want);
+        }
+      }
+    }
+    expect(() => merkleRootOfPieces(new Uint8Array(5), [2, 2], new Uint8Array(0), true)).toThrow(RangeError);
+    expect(() => merkleRootOfPieces(new Uint8Array(3), [2, 2], new Uint8Array(0), true)).toThrow(RangeError);
+    expect(() => merkleRootOfPieces(new Uint8Array(0), [], new Uint8Array(0), true)).toThrow(RangeError);
   });
 
   it('the extra nonce changes the root but is no leaf', () => {

@@ -9,7 +9,7 @@
 // rejected at parse). V4 follows R/L except that we also refuse bytes after the last section and
 // nonzero padding bits of the 10-bit counts: neither is covered by the merkle root, so accepting them
 // would let one block have several serializations (our choice, so that serialize(parse(b)) = b).
-import { merklePrefix, merkleRoot } from '../kernel/merkle.js';
+import { merklePrefix, merkleRootOfPieces } from '../kernel/merkle.js';
 import { sha256 } from '../kernel/hash.js';
 import { MAX_COIN_SUPPLY } from './amount.js';
 import { ADDRESS_BYTES } from './address.js';
@@ -351,9 +351,24 @@ export function bodyMerkleLeaves(b: Body): Uint8Array[] {
   return leaves;
 }
 
-/** The merkle root; `newType` per height (§6.7), the extra nonce is the body's first 4 or 10 bytes. */
+/**
+ * The merkle root; `newType` per height (§6.7), the extra nonce is the body's first 4 or 10 bytes.
+ * The leaves' preimages (bodyMerkleLeaves) go to the kernel in one piece, hashed there.
+ */
 export function bodyMerkleRoot(b: Body, newType: boolean): Uint8Array {
-  return merkleRoot(bodyMerkleLeaves(b), b.extraNonce, newType);
+  const pieces: Uint8Array[] = [...b.newAddresses, new Writer(16).u64(b.reward.toId).u64(b.reward.amount).finish()];
+  for (const { entry } of signedEntries(b)) pieces.push(entryBytes(entry));
+  let size = 0;
+  for (const p of pieces) size += p.length;
+  const data = new Uint8Array(size);
+  const lengths: number[] = [];
+  let at = 0;
+  for (const p of pieces) {
+    data.set(p, at);
+    at += p.length;
+    lengths.push(p.length);
+  }
+  return merkleRootOfPieces(data, lengths, b.extraNonce, newType);
 }
 
 /** `/chain/mine`'s merklePrefix: root = SHA256(merklePrefix ‖ extra nonce) (new type only). */

@@ -5,6 +5,7 @@ import { callWithBuffers, kernel } from './instance.js';
 interface MerkleExports {
   merkle_root(leaves: number, n: number, x: number, xLen: number, newType: number, out: number): number;
   merkle_prefix(leaves: number, n: number, out: number): number;
+  merkle_root_of_pieces(data: number, dataLen: number, lens: number, n: number, x: number, xLen: number, newType: number, out: number): number;
 }
 
 function flatten(leaves: Uint8Array[]): Uint8Array {
@@ -37,4 +38,20 @@ export function merklePrefix(leaves: Uint8Array[]): Uint8Array {
   const { out, status } = callWithBuffers([flat], 64, ([l], o) => kernel<MerkleExports>().merkle_prefix(l, leaves.length, o));
   if (status !== 32 && status !== 64) throw new Error(`merkle_prefix failed with status ${status}`);
   return out.slice(0, status);
+}
+
+/**
+ * merkleRoot of the SHA-256 hashes of `data`'s consecutive pieces of `lengths[i]` bytes, in one
+ * kernel call (a block's leaves are hashed there, not one call each).
+ */
+export function merkleRootOfPieces(data: Uint8Array, lengths: readonly number[], extra: Uint8Array, newType: boolean): Uint8Array {
+  if (lengths.length === 0) throw new RangeError('a merkle tree needs at least one leaf');
+  const lens = new Uint8Array(4 * lengths.length);
+  const v = new DataView(lens.buffer);
+  lengths.forEach((l, i) => v.setUint32(4 * i, l, true));
+  const { out, status } = callWithBuffers([data, lens, extra], 32, ([d, l, x], o) =>
+    kernel<MerkleExports>().merkle_root_of_pieces(d, data.length, l, lengths.length, x, extra.length, newType ? 1 : 0, o),
+  );
+  if (status !== 0) throw new RangeError(`merkle_root_of_pieces failed with status ${status}`);
+  return out;
 }
