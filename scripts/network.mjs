@@ -1179,10 +1179,11 @@ function finish({ top, lost }) {
   }, 1000);
 }
 
-process.on('SIGINT', () => {
-  event('interrupted', 'SIGINT', true);
-  finish({ top: null, lost: [] });
-});
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    event('interrupted', sig, true);
+    finish({ top: null, lost: [] });
+  });
 main().catch((e) => {
   event('driver', e.stack ?? String(e), true);
   finish({ top: null, lost: [] });
