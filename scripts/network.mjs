@@ -880,8 +880,8 @@ const fault = {
     const before = await headOf(diskNode);
     await sleep(rint(30, 60) * 1000);
     const during = await headOf(diskNode);
-    // Half the time it is killed while full (its log may end in a torn record), then started again.
-    const kill = chance(0.5);
+    // Every second time it is killed while full (its log may end in a torn record), then started again.
+    const kill = (faultsDone.diskFull ?? 0) % 2 === 1;
     if (kill) {
       diskNode.doomed = true;
       await killNode(diskNode);

@@ -398,14 +398,7 @@ export function defiScenario({ accounts, assets, sent, random, seed, assetNameBy
         if (r) return r;
       }
     for (let tries = 0; tries < 12; tries++) {
-      const total = Object.values(weights).reduce((x, y) => x + y, 0);
-      let r = rnd() * total,
-        k;
-      for (k of Object.keys(weights)) {
-        r -= weights[k];
-        if (r <= 0) break;
-      }
-      const t = gens[k]();
+      const t = gens[random.weighted(weights)]();
       if (t) return t;
     }
     return null;

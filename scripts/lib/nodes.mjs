@@ -275,6 +275,16 @@ export function seededRandom(text) {
     chance: (p) => rnd() < p,
     /** A bigint in [lo, hi]. */
     rbig: (lo, hi) => (hi <= lo ? lo : lo + (((next64() << 64n) | next64()) % (hi - lo + 1n))),
+    /** A key of `weights` ({key: weight}) drawn in proportion to its weight (one draw). */
+    weighted: (weights) => {
+      let r = rnd() * Object.values(weights).reduce((x, y) => x + y, 0);
+      let k;
+      for (k of Object.keys(weights)) {
+        r -= weights[k];
+        if (r <= 0) break;
+      }
+      return k;
+    },
   };
 }
 

@@ -145,13 +145,7 @@ export function exchangeAction(R, view, ctx) {
     cancel: 3,
   };
   for (let tries = 0; tries < 10; tries++) {
-    let r = rnd() * Object.values(weights).reduce((x, y) => x + y, 0);
-    let k;
-    for (k of Object.keys(weights)) {
-      r -= weights[k];
-      if (r <= 0) break;
-    }
-    const t = gens[k]();
+    const t = gens[R.weighted(weights)]();
     if (t) return t;
   }
   return null;
