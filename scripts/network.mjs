@@ -425,11 +425,24 @@ async function readCoin(force = false) {
     }),
   );
 }
+/**
+ * While the network is cut (until one tip again), what each coin account may still spend: its free
+ * balance when the cut began, less what it sent since. A credit mined on one side only vanishes
+ * when the other side's chain wins, and with it every spend that needed it (the account model: a
+ * spend must be covered by the balance; found by the hour's run, 27 transfers so lost after a
+ * 12-block reorg): so no spend during a cut counts on a credit received during it.
+ */
+let cutBudget = null;
+const spendable = (address) => {
+  const f = coinFree.get(address) ?? 0n;
+  const b = cutBudget?.get(address);
+  return b === undefined || f < b ? f : b;
+};
 function coinPayload() {
-  const rich = coinAccts.filter((a) => (coinFree.get(a.address) ?? 0n) > 20n * fee);
+  const rich = coinAccts.filter((a) => spendable(a.address) > 20n * fee);
   if (!rich.length) return null;
   const a = pick(rich);
-  const free = coinFree.get(a.address);
+  const free = spendable(a.address);
   let to, amount;
   const poor = exAccts.filter((x) => (coinFree.get(x.address) ?? 0n) < 100_000_000n);
   if (poor.length && chance(0.2) && free > 400_000_000n) {
@@ -444,7 +457,8 @@ function coinPayload() {
     to = pick(coinAccts.filter((x) => x !== a)).raw;
     amount = BigInt(rint(1, 1_000_000));
   }
-  coinFree.set(a.address, free - amount - fee);
+  coinFree.set(a.address, (coinFree.get(a.address) ?? 0n) - amount - fee);
+  if (cutBudget) cutBudget.set(a.address, (cutBudget.get(a.address) ?? 0n) - amount - fee);
   return { acct: a, payload: { type: 'coinTransfer', toAddress: to, amount } };
 }
 let stopTraffic = false;
@@ -702,6 +716,7 @@ async function checkpoint(label) {
       return;
     }
     for (const w of untilCheckpoint.splice(0)) calm(w);
+    cutBudget = null; // one tip again: the cut's credits are the chain's
     const sample = [...[...coinAccts].sort(() => rnd() - 0.5).slice(0, 4), ...[...exAccts].sort(() => rnd() - 0.5).slice(0, 6)];
     const fixed = [...assets]; // one list for every node: an asset found meanwhile is not half-compared
     const ds = await Promise.all(live.map((n) => digest(n, sample, fixed)));
@@ -837,6 +852,8 @@ const fault = {
     // Each side needs one of ours (a reference only syncs through ours).
     if (!a.some((x) => x.kind === 'ours') || !b.some((x) => x.kind === 'ours')) return fault.partition();
     exchangePaused = true;
+    await readCoin(true);
+    cutBudget = new Map(coinAccts.map((x) => [x.address, coinFree.get(x.address) ?? 0n]));
     const all = nodes.map((x) => x.name);
     for (const x of nodes) untilCheckpoint.push(disturb(x));
     fronts.partition([a.map((x) => x.name), all.filter((x) => !a.some((y) => y.name === x))]);
