@@ -91,7 +91,7 @@ const T0 = Date.now();
 const since = () => (Date.now() - T0) / 1000;
 
 // ---------------------------------------------------------------------------------------------
-// Nodes: ours o0..o(N−1) (the last joins mid-run; o1 keeps its data on a small filesystem), the
+// Nodes: ours o0..o(N−1) (o0 is never killed, the last joins mid-run, o1 keeps its data on a small filesystem), the
 // references r0..r(R−1). Node k: RPC 127.0.0.1:P+10k+1, P2P 127.0.1.(k+1):P+10k+2, front
 // 127.0.0.1:P+10k+3, its connections leave from 127.0.2.(k+1).
 const nodes = [];
@@ -120,6 +120,8 @@ const ours = nodes.filter((n) => n.kind === 'ours');
 const refs = nodes.filter((n) => n.kind === 'ref');
 const joiner = ours[ours.length - 1];
 const diskNode = ours[1];
+// Never killed or restarted: its memory and descriptors are watched over the whole run.
+const steady = ours[0];
 const byName = new Map(nodes.map((n) => [n.name, n]));
 const upNodes = () => nodes.filter((n) => n.up);
 
@@ -802,7 +804,7 @@ const faultsDone = {};
 let garbageIp = 0;
 const fault = {
   async kill() {
-    const n = pick(ours.filter((x) => x.up && x !== joiner));
+    const n = pick(ours.filter((x) => x.up && x !== joiner && x !== steady));
     untilCheckpoint.push(disturb(n));
     n.doomed = true;
     await sleep(3000);
@@ -813,7 +815,7 @@ const fault = {
     return n.name;
   },
   async restart() {
-    const n = pick(ours.filter((x) => x.up));
+    const n = pick(ours.filter((x) => x.up && x !== steady));
     untilCheckpoint.push(disturb(n));
     n.doomed = true;
     await sleep(3000);
@@ -825,7 +827,7 @@ const fault = {
   },
   /** Wipe a node and restart it; kill -9 it while it downloads the chain; restart; it finishes. */
   async killDuringDownload() {
-    const n = pick(ours.filter((x) => x.up && x !== diskNode));
+    const n = pick(ours.filter((x) => x.up && x !== diskNode && x !== steady));
     untilCheckpoint.push(disturb(n));
     n.doomed = true;
     await sleep(3000);
