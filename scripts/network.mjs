@@ -45,11 +45,13 @@ const USAGE = `usage: node scripts/network.mjs [options]
   --block-every S     mean seconds between blocks (default 12)
   --ref PATH          the reference binary (default $REF_BIN or $TMPDIR/warthog-ref/regtest/build/src/node/wart-node)
   --port-base P       ports P+10k+1..3 for node k (default 30000)
+  --faults K,K,...    this fault plan instead of the seed's (kinds: kill restart killDuringDownload
+                      partition join diskFull slow garbage); the run then needs no kind twice
   --keep              keep the run folder when the run passes
 `;
 const { values: opt } = parseArgs({
   options: Object.fromEntries(
-    ['seed', 'minutes', 'ours', 'refs', 'rate', 'burst', 'bursts', 'fault-every', 'block-every', 'ref', 'port-base']
+    ['seed', 'minutes', 'ours', 'refs', 'rate', 'burst', 'bursts', 'fault-every', 'block-every', 'ref', 'port-base', 'faults']
       .map((k) => [k, { type: 'string' }])
       .concat([
         ['keep', { type: 'boolean' }],
@@ -1023,7 +1025,8 @@ async function main() {
   ];
   await sampleResources();
   const nFaults = Math.max(8, Math.floor((MINUTES * 60) / FAULT_EVERY));
-  const plan = faultPlan(nFaults);
+  const plan = opt.faults ? opt.faults.split(',') : faultPlan(nFaults);
+  if (plan.some((k) => !fault[k])) throw new Error(`--faults: unknown kind in ${opt.faults}`);
   say(`faults planned: ${plan.join(' ')}`);
   const burstAt = Array.from({ length: BURSTS }, (_, i) => Date.now() + ((i + 0.5) * (end - Date.now())) / BURSTS);
   const burstLoop = (async () => {
@@ -1152,7 +1155,7 @@ function finish({ top, lost }) {
   report.frontRefusals = fronts.refused;
   report.bans = bans;
   report.events = events;
-  const kindsMissing = ['kill', 'restart', 'killDuringDownload', 'partition', 'join', 'diskFull', 'slow', 'garbage'].filter((k) => !faultsDone[k]);
+  const kindsMissing = (opt.faults ? [...new Set(opt.faults.split(','))] : Object.keys(fault)).filter((k) => !faultsDone[k]);
   const typesMissing = ['coinTransfer', 'assetCreation', 'tokenTransfer', 'limitSwap', 'liquidityDeposit', 'liquidityWithdrawal', 'cancelation'].filter(
     (k) => !typeCount[k],
   );
