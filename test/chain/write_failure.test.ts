@@ -10,7 +10,8 @@ import { Chain } from '../../ts/chain/chain.js';
 import type { BranchBlock } from '../../ts/chain/prerecover.js';
 import { REGTEST } from '../../ts/consensus/params.js';
 import { toHex } from '../../ts/core/hex.js';
-import { openDatabase, type Db } from '../../ts/store/database.js';
+import { openDatabase, writeBatch, type Db } from '../../ts/store/database.js';
+import { markWriteFailed, reopenCount } from '../../ts/store/write_recovery.js';
 import { exchangeScenario, FIRST_TIME } from '../state/exchange_scenario.js';
 
 const dirs: string[] = [];
@@ -107,4 +108,23 @@ describe('a branch whose write fails', () => {
     expect(x.chain.length).toBe(N);
     expect(await dump(x.db)).toEqual(expected);
   }, 60_000);
+});
+
+// Found by scripts/network.mjs: once space was free again, the database was reopened before the
+// next write (write_recovery.ts), which closes every LevelDB snapshot: reads of the published view
+// failed ("Snapshot is not open") until the next change published a new one.
+describe('reads after the database is reopened', () => {
+  it('the published view moves to a new snapshot of the same chain', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wartnode-wfail-'));
+    dirs.push(dir);
+    const { db } = await openDatabase(dir);
+    const chain = await Chain.open(db, REGTEST);
+    const before = await chain.read(async (v) => ({ length: v.length, keys: (await v.db.keys().all()).length }));
+    markWriteFailed(db);
+    await writeBatch(db, []);
+    expect(reopenCount(db)).toBe(1);
+    const after = await chain.read(async (v) => ({ length: v.length, keys: (await v.db.keys().all()).length }));
+    expect(after).toEqual(before);
+    await db.close();
+  });
 });

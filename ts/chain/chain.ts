@@ -12,6 +12,7 @@ import { targetAt } from '../consensus/header_check.js';
 import { targetWork } from '../consensus/target.js';
 import { PackedHeaders } from './packed_headers.js';
 import { writeBatch, type BatchOp, type Db, type StateSource } from '../store/database.js';
+import { onReopen } from '../store/write_recovery.js';
 import { WriteGroup } from '../store/write_group.js';
 import {
   HEADER_CHUNK,
@@ -125,6 +126,7 @@ export class Chain implements HeaderChainView {
       }
     }
     c.publish();
+    onReopen(db, () => c.renewSnapshot());
     return c;
   }
 
@@ -536,6 +538,21 @@ export class Chain implements HeaderChainView {
         this.live.delete(v);
         v.close();
       }
+    }
+  }
+
+  /**
+   * After the database was reopened (a failed write, write_recovery.ts) the published view's
+   * snapshot is closed: the same view of the written chain, on a new snapshot. The reopening happens
+   * before a change writes, so the published view is still what the database holds.
+   */
+  private renewSnapshot(): void {
+    const old = this.current;
+    this.current = new ReadView(this, old.length, old.tipHash, old.worksum, this.db.snapshot(), this.db);
+    this.live.add(this.current);
+    if (old.refs === 0) {
+      this.live.delete(old);
+      old.close();
     }
   }
 

@@ -27,17 +27,24 @@ interface State {
   recovering: Promise<void> | null;
   freeBytes: FreeBytes;
   reopened: number;
+  /** Told once the database is open again (the snapshots taken before are closed). */
+  listeners: (() => void)[];
 }
 const states = new WeakMap<Db, State>();
 const stateOf = (db: Db): State => {
   let s = states.get(db);
-  if (!s) states.set(db, (s = { failed: false, recovering: null, freeBytes: statfsFree, reopened: 0 }));
+  if (!s) states.set(db, (s = { failed: false, recovering: null, freeBytes: statfsFree, reopened: 0, listeners: [] }));
   return s;
 };
 
 /** Records that a write of `db` failed: it is reopened before its next write. */
 export function markWriteFailed(db: Db): void {
   stateOf(db).failed = true;
+}
+
+/** Calls `listener` whenever `db` has been reopened: the LevelDB snapshots taken before are closed then. */
+export function onReopen(db: Db, listener: () => void): void {
+  stateOf(db).listeners.push(listener);
 }
 
 /** How often `db` was reopened after a failed write. */
@@ -56,6 +63,7 @@ export async function readyToWrite(db: Db): Promise<void> {
       await db.open();
       s.failed = false;
       s.reopened++;
+      for (const l of s.listeners) l();
     } finally {
       s.recovering = null;
     }
