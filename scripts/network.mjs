@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { kids } from './sidebyside/processes.mjs';
 import { big, numOf, parseJson } from './lib/exact-json.mjs';
 import { Fronts, sendGarbage } from './lib/netproxy.mjs';
-import { Run, answerOf, appendBlock, requireFiles, seededRandom, sleep } from './lib/nodes.mjs';
+import { Run, answerOf, appendBlock, requireFiles, seededRandom, sleep, waitUntil } from './lib/nodes.mjs';
 import { exchangeAction, freeOf, part } from './lib/traffic.mjs';
 import { accountOf, loadSigner, signedRequest } from './lib/transactions.mjs';
 
@@ -466,7 +466,6 @@ function coinPayload() {
   return { acct: a, payload: { type: 'coinTransfer', toAddress: to, amount } };
 }
 let stopTraffic = false;
-let trafficPaused = false;
 async function coinLoop() {
   let next = Date.now();
   while (!stopTraffic) {
@@ -474,7 +473,6 @@ async function coinLoop() {
     const wait = next - Date.now();
     if (wait > 0) await sleep(wait);
     else if (wait < -5000) next = Date.now();
-    if (trafficPaused) continue;
     await readCoin();
     const c = coinPayload();
     const n = submitTarget();
@@ -639,7 +637,7 @@ async function releaseLoop() {
 async function exchangeLoop() {
   while (!stopTraffic) {
     await sleep(100);
-    if (trafficPaused || exchangePaused) continue;
+    if (exchangePaused) continue;
     await exchangeStep().catch((e) => event('exchange', e.message));
   }
 }
@@ -838,7 +836,7 @@ const fault = {
     const target = (await headOf(pick(upNodes()))).height;
     await startNode(n);
     const at = Math.floor((target * rint(10, 60)) / 100);
-    const r = await waitFor(async () => {
+    const { value: r } = await waitUntil(async () => {
       const h = await headOf(n, 2000);
       return h && h.height >= at ? h.height : null;
     }, 120);
@@ -897,7 +895,6 @@ const fault = {
     untilCheckpoint.push(disturb(diskNode));
     const filler = join(dataDir(diskNode), 'filler');
     spawnSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1M', 'count=100000'], { stdio: 'ignore' });
-    diskNode.diskFullSince = Date.now();
     const before = await headOf(diskNode);
     await sleep(rint(30, 60) * 1000);
     const during = await headOf(diskNode);
@@ -908,7 +905,6 @@ const fault = {
       await killNode(diskNode);
     }
     rmSync(filler, { force: true });
-    diskNode.diskFullSince = null;
     if (kill) {
       diskNode.doomed = false;
       await startNode(diskNode);
@@ -936,14 +932,6 @@ const fault = {
     return `${n.name}: ${kinds.join(', ')}`;
   },
 };
-async function waitFor(fn, seconds) {
-  for (let i = 0; i < seconds * 10; i++) {
-    const v = await fn().catch(() => null);
-    if (v) return v;
-    await sleep(100);
-  }
-  return null;
-}
 function faultPlan(count) {
   const kinds = ['kill', 'restart', 'killDuringDownload', 'partition', 'diskFull', 'slow', 'garbage'];
   const plan = [];

@@ -28,7 +28,6 @@ export class Fronts {
     this.side = new Map(); // name → side while partitioned
     this.slow = new Map(); // name → bytes per second while slowed
     this.refused = { partition: 0, unknown: 0, down: 0, pair: 0 };
-    this.opened = 0;
   }
 
   /** Opens the front of `name` on 127.0.0.1:`port`, leading to its node at `target` {host, port}. */
@@ -73,16 +72,6 @@ export class Fronts {
     this.slow.delete(name);
   }
 
-  /** The number of open links per node. */
-  linkCounts() {
-    const c = {};
-    for (const l of this.links) {
-      c[l.from] = (c[l.from] ?? 0) + 1;
-      c[l.to] = (c[l.to] ?? 0) + 1;
-    }
-    return c;
-  }
-
   close() {
     for (const l of [...this.links]) this.#close(l);
     for (const s of this.servers.values()) s.close();
@@ -121,7 +110,6 @@ export class Fronts {
       this.links.add(l);
       b.on('error', () => {});
       b.once('connect', () => {
-        this.opened++;
         this.#pipe(l, a, b, head, from, to);
         this.#pipe(l, b, a, null, to, from);
         a.resume();

@@ -547,19 +547,13 @@ export class Chain implements HeaderChainView {
    * before a change writes, so the published view is still what the database holds.
    */
   private renewSnapshot(): void {
-    const old = this.current;
-    this.current = new ReadView(this, old.length, old.tipHash, old.worksum, this.db.snapshot(), this.db);
-    this.live.add(this.current);
-    if (old.refs === 0) {
-      this.live.delete(old);
-      old.close();
-    }
+    this.publish(this.current);
   }
 
-  /** Makes the chain as it is now the one reads see. */
-  private publish(): void {
+  /** Makes the chain as it is now (or as `at` says) the one reads see, on a new snapshot. */
+  private publish(at: { length: number; tipHash: Uint8Array; worksum: bigint } = this): void {
     const old = this.current as ReadView | undefined;
-    this.current = new ReadView(this, this.length, this.tipHash, this.worksum, this.db.snapshot(), this.db);
+    this.current = new ReadView(this, at.length, at.tipHash, at.worksum, this.db.snapshot(), this.db);
     this.live.add(this.current);
     if (old && old.refs === 0) {
       this.live.delete(old);
