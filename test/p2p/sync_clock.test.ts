@@ -48,3 +48,56 @@ test('a peer that timed out is set aside until the injected clock passes the set
     sync.stop();
   }
 });
+
+test('after a failed write no block is asked for while the disk is full, nor before the pause is over', async () => {
+  let nowMs = 1_700_000_000_000;
+  const requests: string[] = [];
+  const peer = {
+    address: '10.0.0.2:9186',
+    initialized: true,
+    stalled: false,
+    busy: false,
+    caps: { mayLeadSync: true },
+    chain: { descriptor: 1, length: 5, worksum: 1n << 40n, grid: [] },
+    request: (m: { kind: string }) => {
+      requests.push(m.kind);
+      return Promise.reject(new RequestExpired());
+    },
+    close: () => {},
+  } as unknown as Peer;
+  let probes = 0;
+  let diskFull = true;
+  const chain = {
+    params: REGTEST,
+    length: 0,
+    worksum: 0n,
+    writeFailed: true,
+    writable: async () => {
+      probes++;
+      return !diskFull;
+    },
+  } as unknown as Chain;
+  const sync = new SyncClient(
+    chain,
+    () => [peer],
+    { info: () => {}, warn: () => {} },
+    () => nowMs,
+  );
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  try {
+    sync.kick();
+    await settle();
+    expect([probes, requests.length]).toEqual([1, 0]);
+    // Announcements meanwhile: neither a probe nor a request until the pause is over.
+    diskFull = false;
+    sync.kick();
+    await settle();
+    expect([probes, requests.length]).toEqual([1, 0]);
+    nowMs += 2_000;
+    sync.kick();
+    await settle();
+    expect(requests).toEqual(['Batchreq']);
+  } finally {
+    sync.stop();
+  }
+});

@@ -12,7 +12,7 @@ import { targetAt } from '../consensus/header_check.js';
 import { targetWork } from '../consensus/target.js';
 import { PackedHeaders } from './packed_headers.js';
 import { writeBatch, type BatchOp, type Db, type StateSource } from '../store/database.js';
-import { onReopen } from '../store/write_recovery.js';
+import { onReopen, readyToWrite } from '../store/write_recovery.js';
 import { WriteGroup } from '../store/write_group.js';
 import {
   HEADER_CHUNK,
@@ -517,6 +517,27 @@ export class Chain implements HeaderChainView {
     }
     if (this.writeFailing) log.info(`writing to the database ${this.db.location} again`);
     this.writeFailing = false;
+  }
+
+  /** True from a failed write of the database until a write succeeds again. */
+  get writeFailed(): boolean {
+    return this.writeFailing;
+  }
+
+  /**
+   * Whether a write may be tried now: after a failed one, false while the disk is still full (the
+   * database is reopened otherwise, write_recovery.ts). Lets the sync client wait instead of
+   * downloading blocks it cannot keep.
+   */
+  async writable(): Promise<boolean> {
+    if (!this.writeFailing) return true;
+    // In the chain's turn: a reopening closes the database under reads of a change in progress.
+    return this.exclusive(() =>
+      readyToWrite(this.db).then(
+        () => true,
+        () => false,
+      ),
+    );
   }
 
   /** The chain as of the end of the last change (for synchronous reads: keep no reference across an await). */

@@ -25,6 +25,13 @@ const RETRY_MS = 2_000; // a peer whose sync made no progress
 const HEADER_PIPELINE = 4; // header batches asked for and not yet checked (8,640 headers each)
 const BLOCK_WINDOW = 16; // body ranges asked for or held above the applied ones (30 blocks each)
 const MAX_HELPERS = 7; // peers fetching bodies besides the leader
+/**
+ * After a failed write of the database (a full disk): no download until it may write again, then
+ * waits doubling from RETRY_MS to this between attempts that fail again. Each attempt fetches the
+ * same blocks once more, and peers throttle re-fetching (§3.8): held 20 s, the node's next 15
+ * messages end in EMSGFLOOD and a ban (found by scripts/network.mjs).
+ */
+const STORE_RETRY_MAX_MS = 60_000;
 /** Errors of switchBranch that are not the peer's fault. */
 const LOCAL_ERRORS = new Set(['EREORGWORK', 'EFORKHEIGHT', 'EBUG', 'EDBWRITE']);
 
@@ -54,6 +61,9 @@ export class SyncClient {
   /** Peers whose chain contradicts our signed snapshot: ignored until their descriptor changes (§3.3). */
   private readonly mismatched = new WeakMap<Peer, number>();
   private retryTimer: NodeJS.Timeout | null = null;
+  /** Failed writes of the database in a row, and the time before which no download starts. */
+  private storeFailures = 0;
+  private pausedUntil = 0;
   /** Local rollbacks so far: comparisons with the local chain hold while this is unchanged. */
   private rollbacks = 0;
   readonly status: SyncStatus = { leader: null, batch: null, stagedHeaders: 0 };
@@ -101,6 +111,7 @@ export class SyncClient {
     try {
       while (this.again && !this.stopped) {
         this.again = false;
+        if (!(await this.storeReady())) break;
         const peer = this.pick();
         if (!peer) break;
         this.status.leader = peer;
@@ -124,10 +135,26 @@ export class SyncClient {
   /** A peer set aside may become useful again: look again when the first one's time is up. */
   private scheduleRetry(): void {
     if (this.stopped || this.retryTimer || !this.behind) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      this.kick();
-    }, RETRY_MS);
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = null;
+        this.kick();
+      },
+      Math.max(RETRY_MS, this.pausedUntil - this.nowMs()),
+    );
+  }
+
+  /** False while downloads wait for the database: the pause after a failed write, then a disk still full. */
+  private async storeReady(): Promise<boolean> {
+    if (this.nowMs() < this.pausedUntil) return false;
+    if (!this.chain.writeFailed || (await this.chain.writable())) return true;
+    this.pausedUntil = this.nowMs() + RETRY_MS;
+    return false;
+  }
+
+  private writeFailed(): void {
+    this.storeFailures++;
+    this.pausedUntil = this.nowMs() + Math.min(RETRY_MS * 2 ** (this.storeFailures - 1), STORE_RETRY_MAX_MS);
   }
 
   private failed(peer: Peer, e: unknown): void {
@@ -348,8 +375,10 @@ export class SyncClient {
           // Every header of a stage passed checkHeader with its proof of work (HeaderStage.add, in the
           // PoW workers): not computed a second time on this thread (a tenth of an empty block's cost).
           const removed = await this.chain.switchBranch(fork, pending, { now: this.nowS(), skipPow: true });
+          this.storeFailures = 0;
           if (removed.length) this.log.info(`Switched to the branch of ${leader.address} at height ${fork + 1}: ${removed.length} block(s) rolled back`);
         } catch (e) {
+          if (e instanceof NodeError && e.errorName === 'EDBWRITE') this.writeFailed();
           if (e instanceof NodeError && LOCAL_ERRORS.has(e.errorName)) throw new ChainMoved();
           throw e;
         }
