@@ -421,7 +421,9 @@ let lastCoinRead = 0;
 async function readCoin(force = false) {
   if (!force && Date.now() - lastCoinRead < 20_000) return;
   lastCoinRead = Date.now();
-  const n = pick(upNodes().filter((x) => x.kind === 'ours'));
+  // From the steady node: a node behind (a full disk, a restart) answers balances from before
+  // spends the others already mined, and spends counted on them could never be mined.
+  const n = steady;
   await Promise.all(
     [...coinAccts, ...exAccts].map(async (a) => {
       const r = await ask(n, `/account/${a.address}/wart_balance`);
@@ -1069,6 +1071,16 @@ async function main() {
       if (Array.isArray(list)) for (const e of list) if (e.transaction?.hash) minedSet.add(e.transaction.hash);
   }
   const lost = [...accepted.values()].filter((r) => !minedSet.has(r.hash));
+  // Why each sampled one was lost: what every node answers for it, and its sender's balance now.
+  for (const rec of lost.slice(0, 20)) {
+    rec.seen = {};
+    for (const n of upNodes()) {
+      const r = await ask(n, `/transaction/lookup/${rec.hash}`);
+      rec.seen[n.name] = r.code === 0 ? (r.data?.blockHeight ?? r.data?.height ?? 'mempool') : `code ${r.code}`;
+    }
+    const b = await ask(steady, `/account/${rec.from}/wart_balance`);
+    rec.balanceNow = b.code === 0 ? (b.data?.wart ?? b.data) : `code ${b.code}`;
+  }
   for (const t of tickers) clearInterval(t);
   await sampleResources();
   await readBans();
