@@ -836,6 +836,9 @@ const fault = {
     await killNode(n);
     rmSync(dataDir(n), { recursive: true, force: true });
     const target = (await headOf(pick(upNodes()))).height;
+    // Paced by its links (a few seconds for the whole chain), the download is still under way
+    // when the kill comes: unpaced, a few hundred blocks took less than one look at the height.
+    fronts.slowDown(n.name, 256 * 1024, 20);
     await startNode(n);
     const at = Math.floor((target * rint(10, 60)) / 100);
     const { value: r } = await waitUntil(async () => {
@@ -843,10 +846,11 @@ const fault = {
       return h && h.height >= at ? h.height : null;
     }, 120);
     await killNode(n);
+    fronts.unslow(n.name);
     await sleep(1000);
     n.doomed = false;
     await startNode(n);
-    return `${n.name} killed at ${r ?? '?'} of ${target}`;
+    return `${n.name} killed at ${r ?? '?'} of ${target}${r !== null && r >= target ? ' (the download had ended)' : ''}`;
   },
   async partition() {
     const live = nodes.filter((x) => x.up && x !== joiner);
