@@ -829,7 +829,9 @@ const fault = {
   },
   /** Wipe a node and restart it; kill -9 it while it downloads the chain; restart; it finishes. */
   async killDuringDownload() {
-    const n = pick(ours.filter((x) => x.up && x !== diskNode && x !== steady));
+    const candidates = ours.filter((x) => x.up && x !== diskNode && x !== steady);
+    if (!candidates.length) return null;
+    const n = pick(candidates);
     untilCheckpoint.push(disturb(n));
     n.doomed = true;
     await sleep(3000);
