@@ -10,6 +10,7 @@ import { benchWeb } from './web.js';
 import { benchStreams } from './streams.js';
 import { benchScale } from './scale.js';
 import { benchStore } from './store.js';
+import { benchHeadLatency } from './head_latency.js';
 
 /** Every section, in the order `make bench` runs them. */
 const SECTIONS: Record<string, () => Promise<void>> = {
@@ -23,6 +24,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   streams: benchStreams,
   scale: benchScale,
   store: benchStore,
+  headlatency: benchHeadLatency,
 };
 
 const asked = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].map((s) => s.trim()).filter(Boolean);

@@ -18,7 +18,9 @@ export interface BenchNode {
 
 export async function startBenchNode(dir: string, extra: string[] = []): Promise<BenchNode> {
   // Run from the repository root (make bench): the bundle is dist/node.mjs.
-  const proc = spawn(process.execPath, [join(process.cwd(), 'dist/node.mjs'), '--regtest', '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...extra], {
+  // BENCH_NODE_FLAGS: flags for the node's Node.js (`--cpu-prof --cpu-prof-dir=DIR` profiles it).
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...flags, join(process.cwd(), 'dist/node.mjs'), '--regtest', '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // The node's warnings (peers closed, …) would drown the figures: kept only to explain an early exit.

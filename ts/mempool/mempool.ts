@@ -73,6 +73,24 @@ export class Mempool {
     return [...this.byId.values()].sort((a, b) => b.tx.feeCode - a.tx.feeCode || a.seq - b.seq).map((s) => s.tx);
   }
 
+  /** The transactions of `accounts`, in no particular order. */
+  ofAccounts(accounts: Iterable<bigint>): PendingTx[] {
+    const out: PendingTx[] = [];
+    for (const a of accounts) for (const s of this.byAccount.get(a) ?? []) out.push(s.tx);
+    return out;
+  }
+
+  /** Removes every transaction `keep` refuses; returns how many left. */
+  removeUnless(keep: (tx: PendingTx) => boolean): number {
+    let n = 0;
+    for (const s of [...this.byId.values()])
+      if (!keep(s.tx)) {
+        this.unlink(s);
+        n++;
+      }
+    return n;
+  }
+
   ofAccount(accountId: bigint): PendingTx[] {
     return [...(this.byAccount.get(accountId) ?? [])].sort((a, b) => b.tx.feeCode - a.tx.feeCode || a.seq - b.seq).map((s) => s.tx);
   }
@@ -102,7 +120,7 @@ export class Mempool {
     if (twin && twin !== replaced) fail('EREFABORT', 'another account has a pending transaction with this txHash (the same signed fields)');
     const need = reservations(tx);
     let ownSorted: Slot[] | null = null;
-    const own = () => (ownSorted ??= this.ordered.filter((s) => s.tx.originId === tx.originId)); // already cheapest first
+    const own = () => (ownSorted ??= [...(this.byAccount.get(tx.originId) ?? [])].sort(cheaperFirst));
     const marked = new Set<Slot>();
     // Other tokens first, then coin (§12.3 rules 2 and 3); the replaced entry still counts.
     const tokens = [...need.keys()].sort((a, b) => (a === 0n ? 1 : b === 0n ? -1 : a < b ? -1 : 1));
@@ -153,22 +171,18 @@ export class Mempool {
 
   /** Removes every transaction with a fee code below `minCode`; returns how many left. */
   removeBelow(minCode: number): number {
-    let n = 0;
-    for (const s of [...this.byId.values()])
-      if (s.tx.feeCode < minCode) {
-        this.unlink(s);
-        n++;
-      }
-    return n;
+    return this.removeUnless((tx) => tx.feeCode >= minCode);
   }
 
   /**
    * After a block or rollback (§12.4): for each account, while its reservations of a token exceed
    * `free(account, token)`, evicts its cheapest transactions. Returns the evicted.
    */
-  fitToBalances(free: (accountId: bigint, tokenId: bigint) => bigint): PendingTx[] {
+  fitToBalances(free: (accountId: bigint, tokenId: bigint) => bigint, accounts: Iterable<bigint> | null = null): PendingTx[] {
     const evicted: PendingTx[] = [];
-    for (const [account, slots] of [...this.byAccount.entries()]) {
+    const which = accounts ? [...accounts].map((a) => [a, this.byAccount.get(a)] as const) : [...this.byAccount.entries()];
+    for (const [account, slots] of which) {
+      if (!slots) continue;
       const tokens = new Set<bigint>();
       for (const s of slots) for (const t of s.reserve.keys()) tokens.add(t);
       const order = [...tokens].sort((a, b) => (a === 0n ? 1 : b === 0n ? -1 : a < b ? -1 : 1));

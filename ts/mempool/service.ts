@@ -5,8 +5,8 @@
 // consistent ledger.
 import { addressOf, balanceOf, accountIdOf, dbReader, type KeyReader } from '../state/ledger.js';
 import { hasTxId } from '../state/txids.js';
-import { entryPayload, entryPinHeight, entryTxHash } from '../core/entry.js';
-import { signedEntries } from '../core/body.js';
+import { entryPayload, entryPinHeight, entryTransactionId, entryTxHash } from '../core/entry.js';
+import { signedEntries, type Body } from '../core/body.js';
 import { assetByHash, assetById } from '../state/assets.js';
 import { equalBytes } from '../core/hex.js';
 import { isMempoolPinHeight } from '../core/pin.js';
@@ -20,9 +20,21 @@ import type { MinFeePolicy } from './fee_policy.js';
 import { Mempool } from './mempool.js';
 import { reservations, txId, type PendingTx } from './pending.js';
 
+/** Pending transactions checked between turns of the event loop in a full refresh (reads stay answered meanwhile). */
+const REFRESH_SLICE = 256;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Signers of appended blocks tracked for the next refresh; beyond, every account's balance is read. */
+const MAX_SIGNERS = 20_000;
+
 export class MempoolService {
   readonly pool: Mempool;
   private returning: PendingTx[] = [];
+  /**
+   * Since the last refresh: the signers of the blocks appended (null: too many to track, or
+   * nothing appended), and whether anything was rolled back.
+   */
+  private signers: Set<bigint> | null = null;
+  private rolledBack = false;
   /** Changes whenever transactions may have entered or left (stratum's better-template check). */
   version = 0;
 
@@ -33,6 +45,10 @@ export class MempoolService {
   ) {
     this.pool = new Mempool(capacity);
     chain.onBeforeRollback((block) => this.collectReturning(block));
+    chain.onChange((e) => {
+      if (e.kind === 'append') this.appended(e.block.height, e.body);
+      else this.rolledBack = true;
+    });
     chain.onSettled(() => this.refresh());
   }
 
@@ -109,6 +125,49 @@ export class MempoolService {
     }
   }
 
+  /**
+   * After blocks were only appended, what can have changed for a pending transaction is: its id is
+   * taken (mined, or another transaction of its id), its pin left the window, or its sender's free
+   * balance fell — and only a block's own signers pay from theirs (a match credits the owner of a
+   * resting order and spends what the order had locked: its free balance does not fall). A full
+   * recheck read the ledger for every pending transaction after every block, in one go: a full
+   * mempool held the event loop for hundreds of milliseconds.
+   */
+  private appended(height: number, body: Body): void {
+    this.signers ??= new Set();
+    for (const { entry } of signedEntries(body)) {
+      if (this.signers.size <= MAX_SIGNERS) this.signers.add(entry.originId);
+      const pending = this.pool.byIdKey(transactionIdKey(entryTransactionId(entry, height)));
+      if (pending) this.pool.remove(pending);
+    }
+  }
+
+  /** After a rollback: every pending transaction checked again, in slices between turns of the event loop. */
+  private async recheckAll(): Promise<void> {
+    let n = 0;
+    for (const tx of this.pool.all()) {
+      if (!(await this.stillValid(tx))) this.pool.remove(tx);
+      if (++n % REFRESH_SLICE === 0) await yieldToLoop();
+    }
+    await this.fitToBalances(null);
+  }
+
+  /** Evicts what the free balances of `accounts` (null: every account with pending transactions) no longer cover. */
+  private async fitToBalances(accounts: Set<bigint> | null): Promise<void> {
+    const free = new Map<string, bigint>();
+    let n = 0;
+    for (const tx of accounts ? this.pool.ofAccounts(accounts) : this.pool.all()) {
+      for (const token of reservations(tx).keys()) {
+        const key = `${tx.originId}:${token}`;
+        if (free.has(key)) continue;
+        const b = await balanceOf(this.state, tx.originId, token);
+        free.set(key, b.total - b.locked);
+      }
+      if (++n % REFRESH_SLICE === 0) await yieldToLoop();
+    }
+    this.pool.fitToBalances((account, token) => free.get(`${account}:${token}`) ?? 0n, accounts);
+  }
+
   /** Still valid against the current chain and ledger (everything but balances)? */
   private async stillValid(tx: PendingTx): Promise<boolean> {
     // A rolled-back asset creation frees its id for another asset: the hash must still name the same id.
@@ -123,15 +182,14 @@ export class MempoolService {
 
   private async refresh(): Promise<void> {
     this.version++;
-    for (const tx of this.pool.all()) if (!(await this.stillValid(tx))) this.pool.remove(tx);
-    const free = new Map<string, bigint>();
-    for (const tx of this.pool.all()) {
-      for (const token of reservations(tx).keys()) {
-        const b = await balanceOf(this.state, tx.originId, token);
-        free.set(`${tx.originId}:${token}`, b.total - b.locked);
-      }
+    const { signers, rolledBack } = this;
+    this.signers = null;
+    this.rolledBack = false;
+    if (rolledBack) await this.recheckAll();
+    else if (signers) {
+      this.pool.removeUnless((tx) => isMempoolPinHeight(this.chain.length, tx.pinHeight));
+      await this.fitToBalances(signers.size > MAX_SIGNERS ? null : signers);
     }
-    this.pool.fitToBalances((account, token) => free.get(`${account}:${token}`) ?? 0n);
     const returning = this.returning;
     this.returning = [];
     for (const tx of returning) {
