@@ -28,6 +28,7 @@ describe('the mempool after a block', () => {
     const third = (free.total - free.locked) / 3n;
     const bKeep = await s.mempool.add(sign(s.B, 5001, third, FEE_CODE + 2));
     const bCheap = await s.mempool.add(sign(s.B, 5002, third));
+    expect(hashes(s.mempool.pool.all())).toContain(hashes([bCheap])[0]);
     const bThere = await elsewhere.add(sign(s.B, 5003, third + 1n));
     // A: one transfer mined from here, one whose id the block takes with another fee, one untouched.
     const aMined = await s.mempool.add(sign(s.A, 5101, 1n));

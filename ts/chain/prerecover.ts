@@ -9,7 +9,7 @@
 // trip costs more).
 import type { NetworkParams } from '../consensus/params.js';
 import { parseBlockBody } from '../consensus/block_check.js';
-import { knownSignerKey, rememberRecovered, type Recovered } from '../consensus/signature.js';
+import { knownSignerKey, rememberRecovered, seenSignatureKey, type Recovered } from '../consensus/signature.js';
 import { equalBytes } from '../core/hex.js';
 import { blockHash, parseHeader } from '../core/header.js';
 import { signedEntries, type Body } from '../core/body.js';
@@ -161,6 +161,11 @@ export class Prerecovery {
       if (pin < 0 || pin >= height) continue;
       const pinHash = this.pinHash(pin);
       const digest = entryTxHash(entry, height, pinHash, ctx);
+      const seen = seenSignatureKey(digest, entry.signature);
+      if (seen) {
+        rememberRecovered(entry, { height, pinHash, ctx, digest, pub: seen });
+        continue;
+      }
       const at = recovered.length * HINTED_ITEM;
       items.set(digest, at);
       items.set(entry.signature, at + 32);

@@ -3,7 +3,7 @@
 import { addressFromPublicKey } from '../core/address.js';
 import { fail } from '../core/errors.js';
 import { entryTxHash, type EntryContext, type SignedEntry } from '../core/entry.js';
-import { equalBytes } from '../core/hex.js';
+import { equalBytes, toHex } from '../core/hex.js';
 import { recoverPublicKey } from '../core/keys.js';
 
 /**
@@ -67,6 +67,34 @@ function learnSignerKey(id: bigint, pub: Uint8Array): void {
   signerKeys.set(id, pub);
 }
 
+/**
+ * Signatures recovered on this node before (mempool admission), as Bitcoin Core's signature cache:
+ * an entry with the same digest and signature recovers to the same key, recovery being a function
+ * of the two, so the transactions of a block that this node admitted are not recovered again,
+ * neither ahead (prerecover.ts) nor here. Bounded: the oldest first out.
+ */
+const seenSignatures = new Map<string, { sig: Uint8Array; pub: Uint8Array }>();
+export const MAX_SEEN_SIGNATURES = 16_384;
+
+/** The key `sig` over `digest` recovered to when this node recovered it before, if it is remembered. */
+export function seenSignatureKey(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | undefined {
+  const seen = seenSignatures.get(toHex(digest32));
+  return seen && equalBytes(seen.sig, sig65) ? seen.pub : undefined;
+}
+
+/** Recovers the key of `sig` over `digest` (null: none) and remembers a recovered one for block application. */
+export function recoverRemembered(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | null {
+  const pub = recoverPublicKey(digest32, sig65);
+  if (!pub) return null;
+  const key = toHex(digest32);
+  if (seenSignatures.delete(key) || seenSignatures.size < MAX_SEEN_SIGNATURES) seenSignatures.set(key, { sig: sig65.slice(), pub });
+  else {
+    seenSignatures.delete(seenSignatures.keys().next().value!);
+    seenSignatures.set(key, { sig: sig65.slice(), pub });
+  }
+  return pub;
+}
+
 /** The last key turned into an address: a sender's entries usually come in runs. */
 let lastKey: { pub: Uint8Array; address: Uint8Array } | null = null;
 function addressOfKey(pub: Uint8Array): Uint8Array {
@@ -97,9 +125,8 @@ export function verifySignature(digest32: Uint8Array, sig65: Uint8Array, address
 export function verifyEntrySignature(entry: SignedEntry, height: number, pinHash: Uint8Array, originAddress: Uint8Array, ctx: EntryContext): Uint8Array {
   const ahead = takeRecovered(entry, height, pinHash, ctx);
   const hash = ahead?.digest ?? entryTxHash(entry, height, pinHash, ctx);
-  let recovered: Uint8Array | null;
-  if (ahead) recovered = ahead.pub;
-  else {
+  let recovered: Uint8Array | null | undefined = ahead ? ahead.pub : seenSignatureKey(hash, entry.signature);
+  if (recovered === undefined) {
     inPlace++;
     recovered = recoverPublicKey(hash, entry.signature);
   }

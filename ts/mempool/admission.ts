@@ -5,7 +5,7 @@ import { addressFromPublicKey } from '../core/address.js';
 import { fail } from '../core/errors.js';
 import { requiredHeaderVersion, tokenFeaturesAllowed, type NetworkParams } from '../consensus/params.js';
 import { equalBytes } from '../core/hex.js';
-import { recoverPublicKey } from '../core/keys.js';
+import { recoverRemembered } from '../consensus/signature.js';
 import { isMempoolPinHeight } from '../core/pin.js';
 import type { SignedRequest } from '../core/signed_request.js';
 import { txHash } from '../core/transaction.js';
@@ -63,7 +63,7 @@ export async function admit(
   }
   const pinHash = chain.hashAt(req.pinHeight);
   const hash = txHash({ pinHash, pinHeight: req.pinHeight, nonceId: req.nonceId, feeE8: req.feeE8 }, p);
-  const pub = recoverPublicKey(hash, req.signature) ?? fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
+  const pub = recoverRemembered(hash, req.signature) ?? fail('ECORRUPTEDSIG', 'no public key recovers from the signature');
   const originAddress = addressFromPublicKey(pub);
   if ('toAddress' in p && equalBytes(p.toAddress, originAddress)) fail('ESELFSEND');
   const originId = (await accountIdOf(state, originAddress)) ?? fail('EADDRNOTFOUND', 'the signer has no account on chain');
