@@ -47,6 +47,7 @@ import { damaged, isCorruption, writeFailureText } from '../store/failure.js';
 import { encodeCheck, extendCrc, verifyLoaded } from './integrity.js';
 import { ReadView, readStoredBlock } from './read_view.js';
 import { log } from '../log.js';
+import { nextTurn } from './next_turn.js';
 
 /** The chain's blocks are the store's (store/block_records.ts); importers of the chain get the type here. */
 export type { StoredBlock };
@@ -297,6 +298,7 @@ export class Chain implements HeaderChainView {
       try {
         return await task();
       } finally {
+        await nextTurn();
         this.markTip();
         for (const l of this.settledListeners) {
           try {
@@ -316,6 +318,7 @@ export class Chain implements HeaderChainView {
       const start = this.clock();
       const pre = new Prerecovery(this.params, this.db, [{ header: raw, body: bodyBytes }], this.length, (h) => this.hashAt(h));
       await pre.before(0);
+      await nextTurn();
       return this.appendBlock(raw, bodyBytes, opts, pre.parsed(0), false, start);
     });
   }

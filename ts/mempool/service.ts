@@ -13,6 +13,7 @@ import { isMempoolPinHeight } from '../core/pin.js';
 import { feeE8OfCode, transactionIdKey } from '../core/transaction.js';
 import { parseBlockBody } from '../consensus/block_check.js';
 import type { Chain, StoredBlock } from '../chain/chain.js';
+import { nextTurn } from '../chain/next_turn.js';
 import { soleTransactionRefusal } from '../mining/template.js';
 import { fail } from '../core/errors.js';
 import { admit, freeBalances, type SignedRequest } from './admission.js';
@@ -22,7 +23,6 @@ import { reservations, txId, type PendingTx } from './pending.js';
 
 /** Pending transactions checked between turns of the event loop in a full refresh (reads stay answered meanwhile). */
 const REFRESH_SLICE = 256;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Signers of appended blocks tracked for the next refresh; beyond, every account's balance is read. */
 const MAX_SIGNERS = 20_000;
 
@@ -147,7 +147,7 @@ export class MempoolService {
     let n = 0;
     for (const tx of this.pool.all()) {
       if (!(await this.stillValid(tx))) this.pool.remove(tx);
-      if (++n % REFRESH_SLICE === 0) await yieldToLoop();
+      if (++n % REFRESH_SLICE === 0) await nextTurn();
     }
     await this.fitToBalances(null);
   }
@@ -163,7 +163,7 @@ export class MempoolService {
         const b = await balanceOf(this.state, tx.originId, token);
         free.set(key, b.total - b.locked);
       }
-      if (++n % REFRESH_SLICE === 0) await yieldToLoop();
+      if (++n % REFRESH_SLICE === 0) await nextTurn();
     }
     this.pool.fitToBalances((account, token) => free.get(`${account}:${token}`) ?? 0n, accounts);
   }

@@ -19,7 +19,7 @@ import {
 import { ENTRY_SIZE, type SignedEntry, type SignedHead } from '../core/entry.js';
 import { NodeError } from '../core/errors.js';
 import { parseHeader, serializeHeader } from '../core/header.js';
-import { toHex } from '../core/hex.js';
+import { equalBytes, toHex } from '../core/hex.js';
 import { relativePinFor } from '../core/pin.js';
 import { transactionIdKey } from '../core/transaction.js';
 import { checkBlockBody } from '../consensus/block_check.js';
@@ -34,6 +34,7 @@ import { StateOverlay } from '../state/overlay.js';
 import type { Db } from '../store/database.js';
 import type { ChainReadState } from '../chain/read_view.js';
 import type { BlockCandidate } from './candidate.js';
+import { nextTurn } from '../chain/next_turn.js';
 
 /** The reference's miner takes at most this many transactions (http-api-details.md §4.6). */
 export const MAX_TEMPLATE_TRANSACTIONS = 400;
@@ -304,14 +305,18 @@ export async function prepareTemplate(
   const w = await blockWorkshop(chain, db);
   const candidates = choose(pending);
   let kept = candidates;
-  if (candidates.length > 0 && (await w.refusal(await w.assemble(miner, candidates), now))) {
+  // The body tried for `miner`: the one its template takes, unless transactions were left out.
+  let tried: Body | null = candidates.length > 0 ? await w.assemble(miner, candidates) : null;
+  if (tried && (await w.refusal(tried, now))) {
     // Keep each transaction only if the block stays valid with it (rare: only exchange hazards fail).
     kept = [];
+    tried = null;
     for (const tx of candidates) if (!(await w.refusal(await w.assemble(miner, [...kept, tx]), now))) kept.push(tx);
   }
+  await nextTurn();
   const difficulty = targetDifficulty(targetAt(chain.params, w.height, w.target));
   const assembled = async (to: Uint8Array, at: Db): Promise<Assembled> => {
-    const body = await w.assemble(to, kept, at);
+    const body = tried && equalBytes(to, miner) ? tried : await w.assemble(to, kept, at);
     return {
       body: serializeBody(body),
       merkleRoot: bodyMerkleRoot(body, w.merkleNew),
