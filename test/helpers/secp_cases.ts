@@ -4,7 +4,7 @@
 import { SIGNER_TAG } from '../../ts/kernel/secp256k1.js';
 import type { Libsecp256k1 } from './libsecp256k1.js';
 import { OpensslSigner } from './openssl_secp256k1.js';
-import { be32, HALF_N, N, P, Rng, toBig } from './secp_math.js';
+import { be32, HALF_N, N, P, Rng, sigOf, toBig } from './secp_math.js';
 
 /** Cases per batch: one kernel call per batch and path; 1,000,000 is 4,000 of them. */
 export const BATCH = 250;
@@ -44,15 +44,6 @@ type Draw = (rng: Rng, batch: Batch) => Omit<Case, 'index' | 'cls' | 'hint'>;
 function digestOf(rng: Rng): Uint8Array {
   if (rng.below(50) !== 0) return rng.bytes(32);
   return be32([0n, 2n ** 256n - 1n, N - 1n, N, N + 1n][rng.below(5)]);
-}
-
-/** r ‖ s ‖ recid */
-function sigOf(r: bigint, s: bigint, recid: number): Uint8Array {
-  const out = new Uint8Array(65);
-  out.set(be32(r), 0);
-  out.set(be32(s), 32);
-  out[64] = recid;
-  return out;
 }
 
 /** A valid signature of a random digest by one of the batch's keys, signed by libsecp256k1. */

@@ -8,6 +8,14 @@ export const P = 2n ** 256n - 2n ** 32n - 977n;
 
 export const toBig = (b: Uint8Array): bigint => BigInt(`0x${Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex') || '0'}`);
 export const be32 = (v: bigint): Uint8Array => Uint8Array.from(Buffer.from(v.toString(16).padStart(64, '0'), 'hex'));
+/** r ‖ s ‖ recid */
+export function sigOf(r: bigint, s: bigint, recid: number): Uint8Array {
+  const out = new Uint8Array(65);
+  out.set(be32(r), 0);
+  out.set(be32(s), 32);
+  out[64] = recid;
+  return out;
+}
 export const toHex = (b: Uint8Array | null): string | null => (b ? Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex') : null);
 
 /**

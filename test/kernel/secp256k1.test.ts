@@ -14,6 +14,7 @@ import {
   SIGNER_TAG,
   signatureInRange,
 } from '../../ts/kernel/secp256k1.js';
+import { sigOf } from '../helpers/secp_math.js';
 import { isCanonicalSignature, publicKeyOf, randomPrivateKey, recoverPublicKey, signDigest } from '../../ts/core/keys.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
@@ -24,15 +25,6 @@ const P = 2n ** 256n - 2n ** 32n - 977n;
 const HALF_N = N >> 1n;
 const be32 = (v: bigint) => hex(v.toString(16).padStart(64, '0'));
 const num = (b: Uint8Array) => BigInt('0x' + Buffer.from(b).toString('hex'));
-
-/** r ‖ s ‖ recid */
-function sigOf(r: bigint, s: bigint, recid: number): Uint8Array {
-  const out = new Uint8Array(65);
-  out.set(be32(r), 0);
-  out.set(be32(s), 32);
-  out[64] = recid;
-  return out;
-}
 
 /** Deterministic byte stream (xorshift32) so failures can be reproduced. */
 function bytes(seed: number): (n: number) => Uint8Array {

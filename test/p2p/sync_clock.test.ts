@@ -6,11 +6,10 @@ import { REGTEST } from '../../ts/consensus/params.js';
 import { RequestExpired, type Peer } from '../../ts/p2p/peer.js';
 import { SyncClient } from '../../ts/p2p/sync.js';
 
-test('a peer that timed out is set aside until the injected clock passes the set-aside time', async () => {
-  let nowMs = 1_700_000_000_000;
-  const requests: string[] = [];
-  const slow = {
-    address: '10.0.0.1:9186',
+/** A peer ahead of us whose every request times out; the kinds asked are kept in `requests`. */
+function timingOutPeer(address: string, requests: string[]): Peer {
+  return {
+    address,
     initialized: true,
     stalled: false,
     busy: false,
@@ -22,6 +21,12 @@ test('a peer that timed out is set aside until the injected clock passes the set
     },
     close: () => {},
   } as unknown as Peer;
+}
+
+test('a peer that timed out is set aside until the injected clock passes the set-aside time', async () => {
+  let nowMs = 1_700_000_000_000;
+  const requests: string[] = [];
+  const slow = timingOutPeer('10.0.0.1:9186', requests);
   const chain = { params: REGTEST, length: 0, worksum: 0n } as unknown as Chain;
   const warnings: string[] = [];
   const sync = new SyncClient(
@@ -52,19 +57,7 @@ test('a peer that timed out is set aside until the injected clock passes the set
 test('after a failed write no block is asked for while the disk is full, nor before the pause is over', async () => {
   let nowMs = 1_700_000_000_000;
   const requests: string[] = [];
-  const peer = {
-    address: '10.0.0.2:9186',
-    initialized: true,
-    stalled: false,
-    busy: false,
-    caps: { mayLeadSync: true },
-    chain: { descriptor: 1, length: 5, worksum: 1n << 40n, grid: [] },
-    request: (m: { kind: string }) => {
-      requests.push(m.kind);
-      return Promise.reject(new RequestExpired());
-    },
-    close: () => {},
-  } as unknown as Peer;
+  const peer = timingOutPeer('10.0.0.2:9186', requests);
   let probes = 0;
   let diskFull = true;
   const chain = {
