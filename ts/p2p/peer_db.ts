@@ -33,6 +33,8 @@ const text = new TextDecoder();
 
 export class PeerDb {
   private pending: Promise<unknown> = Promise.resolve();
+  /** The last write failed: the next failures are not reported again (a full disk, one line) until one succeeds. */
+  private failing = false;
 
   constructor(
     private readonly db: Db,
@@ -45,7 +47,15 @@ export class PeerDb {
   }
 
   private write(op: () => Promise<unknown>): void {
-    this.pending = this.pending.then(op).catch(this.onError);
+    this.pending = this.pending.then(op).then(
+      () => {
+        this.failing = false;
+      },
+      (e) => {
+        if (!this.failing) this.onError(e);
+        this.failing = true;
+      },
+    );
   }
 
   private async *scan(prefix: Prefix): AsyncGenerator<[Uint8Array, Uint8Array]> {
