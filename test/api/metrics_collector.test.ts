@@ -70,7 +70,7 @@ function metricsOf(chain: Chain, clock?: () => number): NodeMetrics {
     p2p: () => null,
     databaseSize: async () => 123_456n,
     clock,
-    processFigures: async () => ({ residentBytes: 50_000_000, heapUsedBytes: 10_000_000, heapTotalBytes: 20_000_000, openFds: null }),
+    processFigures: async () => ({ residentBytes: 50_000_000, heapUsedBytes: 10_000_000, heapTotalBytes: 20_000_000, externalBytes: 5_000_000, openFds: null }),
   });
 }
 
@@ -103,6 +103,7 @@ describe('node metrics over a real chain', () => {
       'wartnode_process_resident_memory_bytes 50000000',
       'wartnode_nodejs_heap_used_bytes 10000000',
       'wartnode_nodejs_heap_total_bytes 20000000',
+      'wartnode_nodejs_external_memory_bytes 5000000',
       'wartnode_database_size_bytes 123456',
       'wartnode_peer_connections_opened_total{direction="inbound"} 0',
       'wartnode_peer_connections_opened_total{direction="outbound"} 0',

@@ -25,6 +25,8 @@ export interface ProcessFigures {
   residentBytes: number;
   heapUsedBytes: number;
   heapTotalBytes: number;
+  /** Memory of C++ objects bound to JavaScript ones (buffers, the kernel's WebAssembly memory). */
+  externalBytes: number;
   /** Open file descriptors; null where /proc/self/fd cannot be read. */
   openFds: number | null;
 }
@@ -53,7 +55,7 @@ export async function processFigures(): Promise<ProcessFigures> {
     (names) => names.length,
     () => null,
   );
-  return { residentBytes: m.rss, heapUsedBytes: m.heapUsed, heapTotalBytes: m.heapTotal, openFds };
+  return { residentBytes: m.rss, heapUsedBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external, openFds };
 }
 
 /** The first path segments of `paths` (`/chain/head` → `chain`): the route groups of the HTTP metrics. */
@@ -135,6 +137,7 @@ export class NodeMetrics {
       rss: r.gauge('wartnode_process_resident_memory_bytes', 'Resident memory of the node process.'),
       heapUsed: r.gauge('wartnode_nodejs_heap_used_bytes', 'V8 heap in use.'),
       heapTotal: r.gauge('wartnode_nodejs_heap_total_bytes', 'V8 heap allocated.'),
+      external: r.gauge('wartnode_nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript ones: buffers, WebAssembly memory.'),
       fds: r.gauge('wartnode_process_open_fds', 'Open file descriptors (where /proc/self/fd can be read).'),
       dbSize: r.gauge('wartnode_database_size_bytes', "Size on disk of the database (the data directory's db/)."),
     };
@@ -256,6 +259,7 @@ export class NodeMetrics {
     m.rss.set(f.residentBytes);
     m.heapUsed.set(f.heapUsedBytes);
     m.heapTotal.set(f.heapTotalBytes);
+    m.external.set(f.externalBytes);
     m.fds.reset();
     if (f.openFds !== null) m.fds.set(f.openFds);
     const size = await this.src.databaseSize().catch(() => null);
