@@ -1,12 +1,13 @@
 // The server's use of the answer cache (server.ts, answer_cache.ts), in process with routes of its
 // own that count their handler's runs: an answer under its own key is built once; one whose own
 // key the handler declines (uncacheable) is kept per chain state and not built again while the
-// state stays; answers of a slot replace each other; the state's key moves with the mempool.
+// state stays; answers of a slot replace each other; the state's key moves with the mempool; answers
+// under a state have a budget of their own.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, listen } from '../../ts/api/server.js';
 import { route, type Route } from '../../ts/api/route.js';
-import { int, obj } from '../../ts/api/schema.js';
+import { int, obj, str } from '../../ts/api/schema.js';
 import type { NodeServices } from '../../ts/api/services.js';
 
 const runs: Record<string, number> = {};
@@ -39,6 +40,13 @@ const routes: Route<any>[] = [
     response: Count,
     answerKey: () => ({ key: `slot ${slotKey}`, slot: 'the slot' }),
     handler: () => counted('slot'),
+  }),
+  route({
+    method: 'GET',
+    path: '/t/state/:i',
+    response: obj({ n: int, filler: str }),
+    dependsOn: 'chain+mempool',
+    handler: () => ({ ...counted('state'), filler: 'x'.repeat(64 * 1024) }),
   }),
 ];
 
@@ -75,6 +83,17 @@ describe('answers kept by the server', () => {
     mempool.version++;
     for (let i = 0; i < 3; i++) expect((await get('/t/declined')).data.n).toBe(2);
     expect(runs.declined).toBe(2);
+  });
+
+  it('keeps answers under a state in a budget of their own: many of them push out no answer under its own key', async () => {
+    expect((await get('/t/own')).data.n).toBe(1);
+    // 40 MB of answers, each under a state the next admission ends (more than the whole 32 MiB budget).
+    for (let i = 0; i < 640; i++) {
+      mempool.version++;
+      expect((await get(`/t/state/${i}`)).code).toBe(0);
+    }
+    expect((await get('/t/own')).data.n).toBe(1);
+    expect(runs.own).toBe(1);
   });
 
   it('serves the latest key of a slot, and builds again when the key moves on', async () => {

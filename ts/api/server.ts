@@ -35,6 +35,9 @@ function send(ctx: Koa.Context, status: number, payload: unknown, g?: Generation
   return (ctx.body = writeJson(payload, g?.numberText));
 }
 
+/** Bytes of the answers kept under a chain state (answer_cache.ts stateAnswerKey), per listener. */
+const STATE_ANSWER_BYTES = 4 * 1024 * 1024;
+
 /** The answers of routes with an answerKey, per app (so per generation). */
 export const answerCacheOf = new WeakMap<Koa, AnswerCache>();
 
@@ -170,6 +173,10 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
   });
   const reads = new ReadGate(READ_CONCURRENCY);
   const answers = new AnswerCache();
+  // Answers under a chain state (and mempool version) serve until the next change only: a budget of
+  // their own, so that under traffic (the mempool version moves with each admission) they do not
+  // push out the immutable ones, nor hold the whole budget in answers nobody can ask for again.
+  const stateAnswers = new AnswerCache(STATE_ANSWER_BYTES);
   answerCacheOf.set(app, answers);
   // Read routes never see the live chain: they get the services without it, and a read view.
   const { chain, ...readServices } = node;
@@ -237,23 +244,25 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
         const own = cacheable && read.answerKey && Object.keys(query).length === 0 ? await read.answerKey(req) : null;
         // Under its own key first, then under the state's (named only then): the handler may
         // decline the own key (uncacheable: a block with orders), and the answer is then kept per state.
-        const served = (key: AnswerKey | null): boolean => {
-          const kept = key ? answers.get(key, number) : undefined;
+        const served = (key: AnswerKey | null, cache: AnswerCache): boolean => {
+          const kept = key ? cache.get(key, number) : undefined;
           if (kept === undefined) return false;
           ctx.status = 200;
           ctx.type = 'application/json; charset=utf-8';
           ctx.body = kept;
           return true;
         };
-        if (served(own)) return;
+        if (served(own, answers)) return;
         const state =
           cacheable && read.dependsOn ? stateAnswerKey(ctx.url, view, read.dependsOn === 'chain+mempool' ? readServices.mempool.version : null) : null;
-        if (served(state)) return;
+        if (served(state, stateAnswers)) return;
         if (rule.before) await rule.before({ params, view });
         const data = await read.handler(req);
         const text = await reply(ctx, data, params, view);
-        const keep = own && !req.uncacheable ? own : state;
-        if (keep && text !== undefined) answers.set(keep, text, number);
+        if (text !== undefined) {
+          if (own && !req.uncacheable) answers.set(own, text, number);
+          else if (state) stateAnswers.set(state, text, number);
+        }
       });
     };
     const handle =
