@@ -759,6 +759,7 @@ async function sampleResources() {
       if (a.status !== 200) continue;
       s.rss = metricValue(a.text, 'wartnode_process_resident_memory_bytes');
       s.heap = metricValue(a.text, 'wartnode_nodejs_heap_used_bytes');
+      s.heapTotal = metricValue(a.text, 'wartnode_nodejs_heap_total_bytes');
       s.external = metricValue(a.text, 'wartnode_nodejs_external_memory_bytes');
       s.mempool = metricValue(a.text, 'wartnode_mempool_transactions');
       s.fds = metricValue(a.text, 'wartnode_process_open_fds');
@@ -1149,10 +1150,10 @@ function finish({ top, lost }) {
         n.kind === 'ours' && last.length > 1
           ? +(((last[last.length - 1].reconnects ?? 0) - (last[0].reconnects ?? 0)) / Math.max(1e-9, (last[last.length - 1].t - last[0].t) / 3600)).toFixed(1)
           : null,
-      // The last start's samples, to read a slope's cause: [s, RSS MB, heap MB, external MB, fds, mempool].
+      // The last start's samples, to read a slope's cause: [s, RSS MB, heap used MB, heap total MB, external MB, fds, mempool].
       series: last.map((x) => [
         x.t,
-        ...[x.rss, x.heap, x.external].map((v) => (v == null ? null : +(v / 2 ** 20).toFixed(1))),
+        ...[x.rss, x.heap, x.heapTotal, x.external].map((v) => (v == null ? null : +(v / 2 ** 20).toFixed(1))),
         x.fds ?? null,
         x.mempool ?? null,
       ]),
