@@ -87,11 +87,8 @@ export function recoverRemembered(digest32: Uint8Array, sig65: Uint8Array): Uint
   const pub = recoverPublicKey(digest32, sig65);
   if (!pub) return null;
   const key = toHex(digest32);
-  if (seenSignatures.delete(key) || seenSignatures.size < MAX_SEEN_SIGNATURES) seenSignatures.set(key, { sig: sig65.slice(), pub });
-  else {
-    seenSignatures.delete(seenSignatures.keys().next().value!);
-    seenSignatures.set(key, { sig: sig65.slice(), pub });
-  }
+  if (!seenSignatures.delete(key) && seenSignatures.size >= MAX_SEEN_SIGNATURES) seenSignatures.delete(seenSignatures.keys().next().value!);
+  seenSignatures.set(key, { sig: sig65.slice(), pub });
   return pub;
 }
 
