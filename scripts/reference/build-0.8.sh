@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the MAINNET reference node 0.8.20 (github.com/warthog-network/core, commit a59f7ddf) from a local bare
-# mirror, like /work/shared/reference/build-0.8.sh, plus the --regtest-mainnet variant whose patch lives beside
+# mirror, plus the --regtest-mainnet variant; the patches and compile shims live beside
 # this script. GCC 12 / libstdc++ and Debian bookworm packages only; release build, assertions on.
-# The mirror: `fetch github:warthog-network/core` (the agents' fetch tool) gives a bare clone under
-# /work/.mirror/warthog-network+core/repo; any bare clone of github.com/warthog-network/core holding a59f7ddf works.
+# The mirror: any bare clone of github.com/warthog-network/core holding a59f7ddf
+# (`git clone --bare https://github.com/warthog-network/core`).
 #
 # Usage: build-0.8.sh [--regtest | --regtest-mainnet] [--no-apt] MIRROR_GIT_DIR [WORK_DIR]
 #   MIRROR_GIT_DIR     bare git directory; the source is `git archive` of the pinned commit from there.
@@ -13,13 +13,13 @@
 #   --regtest-mainnet  also apply regtest-mainnet-0.8.patch (beside this script): --testnet speaks our
 #                      --regtest-mainnet, mainnet's rules of today from height 1 (see README.md).
 #   --no-apt           skip the apt-get step (packages already installed).
-# SHIMS_DIR: the compile shims, default /work/shared/reference/shims-0.8 (found as $HERE/../../../shared/...).
+# SHIMS_DIR: the compile shims, default shims-0.8 beside this script.
 # All variants share the ccache WORK_DIR/ccache (CCACHE_DIR overrides). Result: WORK_DIR/VARIANT/build/src/node/wart-node.
 set -euo pipefail
 
 COMMIT=a59f7ddf04daa7564c50891256e1379ee9773e06
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-SHIMS_DIR="${SHIMS_DIR:-$HERE/../../../shared/reference/shims-0.8}"
+SHIMS_DIR="${SHIMS_DIR:-$HERE/shims-0.8}"
 VARIANT=reference-0.8
 EXTRA=
 APT=1
@@ -34,7 +34,7 @@ for a in "$@"; do
   esac
 done
 [ "${#ARGS[@]}" -ge 1 ] || { echo "usage: $0 [--regtest | --regtest-mainnet] [--no-apt] MIRROR_GIT_DIR [WORK_DIR]" >&2; exit 2; }
-ls "$SHIMS_DIR"/*.patch >/dev/null 2>&1 || { echo "no shims in SHIMS_DIR=$SHIMS_DIR (set SHIMS_DIR to the shims-0.8 folder of the shared reference tools)" >&2; exit 1; }
+ls "$SHIMS_DIR"/*.patch >/dev/null 2>&1 || { echo "no shims in SHIMS_DIR=$SHIMS_DIR (the shims-0.8 folder beside this script, or SHIMS_DIR)" >&2; exit 1; }
 [ -z "$EXTRA" ] || [ -f "$EXTRA" ] || { echo "missing $EXTRA" >&2; exit 1; }
 MIRROR="${ARGS[0]}"
 WORK="${ARGS[1]:-${TMPDIR:-/tmp}/warthog-ref}"

@@ -6,7 +6,7 @@
 // transaction), an empty body for a header it cannot read, no answer for a route it does not
 // have. No recording of 0.8.20 exists: each expectation names the source it was read from, and the
 // table runs against a running 0.8.20 too: WARTNODE_REFERENCE_0_8=http://127.0.0.1:PORT (its regtest
-// build, /work/shared/reference/build-0.8.sh --regtest) runs it there instead of on our node.
+// build, scripts/reference/build-0.8.sh --regtest) runs it there instead of on our node.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { fee16Encode } from '../../ts/kernel/fee16.js';
