@@ -19,7 +19,7 @@ docs: deps
 	node scripts/docs.mjs
 
 run: build
-	node dist/node.mjs $(NODE_ARGS)
+	./dist/node.mjs $(NODE_ARGS)
 
 # Rewrites every source file in the project's format: Biome for TypeScript and the scripts
 # (biome.json), rustfmt for the kernel (kernel-rs/rustfmt.toml).

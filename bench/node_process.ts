@@ -1,7 +1,7 @@
 // A node started for a benchmark (the built bundle, regtest, RPC on a free loopback port, a
 // temporary data directory), and a mempool filled through POST /transaction/add.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { writeJson } from '../ts/api/json.js';
 import { formatAddress } from '../ts/core/address.js';
 import { fromHex, toHex } from '../ts/core/hex.js';
@@ -16,12 +16,26 @@ export interface BenchNode {
   stop(): Promise<void>;
 }
 
+/**
+ * The environment of a node started by a benchmark: this Node.js first on PATH (the bin's
+ * `#!/usr/bin/env -S node …` line finds it), and BENCH_NODE_FLAGS added to NODE_OPTIONS
+ * (`--cpu-prof --cpu-prof-dir=DIR` profiles the node).
+ */
+export function benchNodeEnv(): NodeJS.ProcessEnv {
+  const extra = process.env.BENCH_NODE_FLAGS ?? '';
+  return {
+    ...process.env,
+    PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', extra].join(' ').trim(),
+  };
+}
+
 export async function startBenchNode(dir: string, extra: string[] = []): Promise<BenchNode> {
-  // Run from the repository root (make bench): the bundle is dist/node.mjs.
-  // BENCH_NODE_FLAGS: flags for the node's Node.js (`--cpu-prof --cpu-prof-dir=DIR` profiles it).
-  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...flags, join(process.cwd(), 'dist/node.mjs'), '--regtest', '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...extra], {
+  // Run from the repository root (make bench): the bundle is dist/node.mjs, run as users run it (its
+  // own line adds the Node.js flags it needs, scripts/build.mjs).
+  const proc = spawn(join(process.cwd(), 'dist/node.mjs'), ['--regtest', '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: benchNodeEnv(),
   });
   // The node's warnings (peers closed, …) would drown the figures: kept only to explain an early exit.
   let err = '';

@@ -32,7 +32,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kids, portAllocator } from './sidebyside/processes.mjs';
 import { bundleChainMaker } from './sidebyside/chain.mjs';
-import { sleep } from './lib/nodes.mjs';
+import { childEnv, sleep } from './lib/nodes.mjs';
 import * as secp from '@noble/secp256k1';
 
 const PORT_FROM = 45100,
@@ -49,7 +49,7 @@ const freePort = portAllocator(PORT_FROM, PORT_TO);
 const work = mkdtempSync(join(tmpdir(), 'apiperf-'));
 const start = (label, cmd, args, env = {}) => {
   const fd = openSync(join(work, `${label}.log`), 'a');
-  const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  const c = spawn(cmd, args, { env: childEnv(env), stdio: ['ignore', fd, fd] });
   c.label = label;
   kids.push(c);
   return c;
@@ -83,8 +83,7 @@ if (info.refused) console.log(`chain builder: ${info.refused} transactions refus
 const [oRpc, oP2p, rRpc, rP2p] = [freePort(), freePort(), freePort(), freePort()];
 const OURS = `http://127.0.0.1:${oRpc}`,
   REF = `http://127.0.0.1:${rRpc}`;
-const ours = start('ours', process.execPath, [
-  join(OUR_DIR, 'dist/node.mjs'),
+const ours = start('ours', join(OUR_DIR, 'dist/node.mjs'), [
   '--regtest',
   '--api=0.10',
   `--rpc=127.0.0.1:${oRpc}`,

@@ -17,7 +17,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kids, portAllocator } from './sidebyside/processes.mjs';
 import { bundleChainMaker } from './sidebyside/chain.mjs';
-import { sleep, stop } from './lib/nodes.mjs';
+import { childEnv, sleep, stop } from './lib/nodes.mjs';
 
 const PORT_FROM = 45200,
   PORT_TO = 45999;
@@ -60,7 +60,7 @@ async function head(url) {
 }
 function start(label, cmd, args, env = {}) {
   const fd = openSync(join(work, `${label}-${kids.length}.log`), 'a');
-  const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  const c = spawn(cmd, args, { env: childEnv(env), stdio: ['ignore', fd, fd] });
   c.label = label;
   kids.push(c);
   return c;
@@ -78,13 +78,7 @@ const results = {}; // kind -> who -> [{rate, cpu, rss}]
 async function round(dir, n, kind) {
   const aRpc = freePort(),
     aP2p = freePort();
-  const a = start('A', process.execPath, [
-    join(OUR_DIR, 'dist', 'node.mjs'),
-    '--regtest',
-    `--rpc=127.0.0.1:${aRpc}`,
-    `--bind=127.0.0.1:${aP2p}`,
-    `--datadir=${dir}`,
-  ]);
+  const a = start('A', join(OUR_DIR, 'dist', 'node.mjs'), ['--regtest', `--rpc=127.0.0.1:${aRpc}`, `--bind=127.0.0.1:${aP2p}`, `--datadir=${dir}`]);
   await waitUp(`http://127.0.0.1:${aRpc}`, a);
   if ((await head(`http://127.0.0.1:${aRpc}`)) !== n) throw new Error('A did not load the chain');
   for (const who of RECEIVERS) {
@@ -94,8 +88,7 @@ async function round(dir, n, kind) {
     const t0 = performance.now();
     let c;
     if (who === 'ours')
-      c = start(who, process.execPath, [
-        join(OUR_DIR, 'dist', 'node.mjs'),
+      c = start(who, join(OUR_DIR, 'dist', 'node.mjs'), [
         '--regtest',
         `--rpc=127.0.0.1:${rpc}`,
         `--bind=127.0.0.1:${p2p}`,

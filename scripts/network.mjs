@@ -169,9 +169,9 @@ async function startNode(n) {
   const log = `${n.name}.log`;
   const peers = connectList(n).map((m) => m.front);
   if (n.kind === 'ours') {
-    const args = [OUR_BIN, '--regtest', '--api=0.10', '--ban-loopback', `--datadir=${dataDir(n)}`, `--rpc=${n.rpc}`, `--bind=${n.p2pHost}:${n.p2pPort}`];
+    const args = ['--regtest', '--api=0.10', '--ban-loopback', `--datadir=${dataDir(n)}`, `--rpc=${n.rpc}`, `--bind=${n.p2pHost}:${n.p2pPort}`];
     if (peers.length) args.push(`--connect=${peers.join(',')}`);
-    n.proc = run.start(n.name, process.execPath, args);
+    n.proc = run.start(n.name, OUR_BIN, args);
   } else {
     const home = dataDir(n);
     mkdirSync(join(home, '.warthog'), { recursive: true });

@@ -24,7 +24,7 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { get as getJson, head as nodeHead, post as postJson, referenceLines, sleep, stop as stopProcess, waitUp } from './lib/nodes.mjs';
+import { childEnv, get as getJson, head as nodeHead, post as postJson, referenceLines, sleep, stop as stopProcess, waitUp } from './lib/nodes.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const REF_WORK = process.env.REF_WORK ?? `${process.env.TMPDIR ?? '/tmp'}/warthog-ref`;
@@ -78,7 +78,7 @@ const post = (url, body, ms = 5000) => postJson(url, body, ms);
 
 function start(dir, name, cmd, args, { env = {}, cwd } = {}) {
   const fd = openSync(join(dir, `${name}.out`), 'a');
-  const c = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', fd, fd] });
+  const c = spawn(cmd, args, { env: childEnv(env), cwd, stdio: ['ignore', fd, fd] });
   c.label = name;
   children.add(c);
   writeFileSync(join(dir, 'commands.txt'), `${name} (pid ${c.pid}): ${env.HOME ? `HOME=${env.HOME} ` : ''}${cmd} ${args.join(' ')}\n`, { flag: 'a' });
@@ -102,8 +102,8 @@ function startRef(dir, name, version, rpc, p2p, connect) {
 }
 
 function startOur(dir, name, rpc, p2p) {
-  const args = [OUR_BIN, '--regtest', `--datadir=${join(dir, `${name}-data`)}`, `--rpc=127.0.0.1:${rpc}`, `--bind=127.0.0.1:${p2p}`];
-  const c = start(dir, name, process.execPath, args);
+  const args = ['--regtest', `--datadir=${join(dir, `${name}-data`)}`, `--rpc=127.0.0.1:${rpc}`, `--bind=127.0.0.1:${p2p}`];
+  const c = start(dir, name, OUR_BIN, args);
   return { kind: 'our', name, proc: c, url: `http://127.0.0.1:${rpc}`, p2p: `127.0.0.1:${p2p}` };
 }
 

@@ -41,7 +41,7 @@ import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startProxy, transcript } from './p2precord.mjs';
-import { sleep, stop as stopProcess } from './lib/nodes.mjs';
+import { childEnv, sleep, stop as stopProcess } from './lib/nodes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -89,7 +89,7 @@ const log = (m) => {
 };
 function start(label, cmd, args, env = {}) {
   const fd = openSync(join(WORK, `${label}.log`), 'a');
-  const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  const c = spawn(cmd, args, { env: childEnv(env), stdio: ['ignore', fd, fd] });
   c.label = label;
   kids.push(c);
   log(`start ${label} pid ${c.pid}: ${args.join(' ')}`);
@@ -476,8 +476,7 @@ try {
   // then the next free block of ports.
   for (let attempt = 1; ; attempt++) {
     rmSync(join(WORK, 'ourdata'), { recursive: true, force: true });
-    ours = start('ours', process.execPath, [
-      join(OUR_DIR, 'dist/node.mjs'),
+    ours = start('ours', join(OUR_DIR, 'dist/node.mjs'), [
       '--regtest',
       `--datadir=${join(WORK, 'ourdata')}`,
       `--rpc=127.0.0.1:${P.ourRpc}`,

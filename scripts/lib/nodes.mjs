@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { busyPorts, kids } from '../sidebyside/processes.mjs';
 import { Num, numOf, parseJson } from './exact-json.mjs';
@@ -47,6 +47,14 @@ export const get = (url, ms) => request('GET', url, undefined, ms);
 export const post = (url, body, ms) => request('POST', url, body, ms);
 
 /** A run folder: a driver log, one log file per child, and the commands started. */
+/**
+ * A child's environment: ours, `extra`, and this Node.js first on PATH, since our bins run through
+ * their `#!/usr/bin/env -S node <flags>` line (scripts/build.mjs) and must get the same Node.js.
+ */
+export function childEnv(extra = {}) {
+  return { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, ...extra };
+}
+
 export class Run {
   constructor(dir) {
     this.dir = dir;
@@ -59,7 +67,7 @@ export class Run {
   }
   start(name, cmd, args, { env = {}, cwd } = {}) {
     const fd = openSync(join(this.dir, `${name}.log`), 'a');
-    const c = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', fd, fd] });
+    const c = spawn(cmd, args, { env: childEnv(env), cwd, stdio: ['ignore', fd, fd] });
     c.label = name;
     kids.push(c);
     appendFileSync(join(this.dir, 'commands.txt'), `${name} (pid ${c.pid}): ${env.HOME ? `HOME=${env.HOME} ` : ''}${cmd} ${args.join(' ')}\n`);
@@ -77,9 +85,9 @@ export async function stop(c, ms = 10_000) {
 
 /** Our node (`bin` = dist/node.mjs) on `network`; `connect` an `IP:PORT` or null. */
 export function startOurs(run, { name = 'ours', bin, network, rpc, bind, connect = null, datadir, extra = [] }) {
-  const args = [bin, `--${network}`, `--datadir=${datadir ?? join(run.dir, `${name}-data`)}`, `--rpc=${rpc}`, `--bind=${bind}`, ...extra];
+  const args = [`--${network}`, `--datadir=${datadir ?? join(run.dir, `${name}-data`)}`, `--rpc=${rpc}`, `--bind=${bind}`, ...extra];
   if (connect) args.push(`--connect=${connect}`);
-  return { kind: 'ours', name, proc: run.start(name, process.execPath, args), url: `http://${rpc}`, p2p: bind };
+  return { kind: 'ours', name, proc: run.start(name, bin, args), url: `http://${rpc}`, p2p: bind };
 }
 
 /**
@@ -344,7 +352,7 @@ export class Differential {
     const log = join(this.work, `${label}.log`);
     const t0 = Date.now();
     const fd = openSync(log, 'a');
-    const c = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+    const c = spawn(cmd, args, { env: childEnv(env), stdio: ['ignore', fd, fd] });
     kids.push(c);
     c.on('exit', (code, sig) => {
       if (this.finished || Date.now() - t0 < 15_000) return;
@@ -441,8 +449,7 @@ export class Differential {
     this.ours = ours;
     this.ref = ref;
     const at = { others: [ours, ref], lo, hi, portOk };
-    const ourLaunch = () =>
-      this.start('ours', process.execPath, [ourBin, ...ourArgs, `--rpc=${ours.rpc}`, `--bind=${ours.p2p}`, `--datadir=${join(this.work, 'ours-data')}`]);
+    const ourLaunch = () => this.start('ours', ourBin, [...ourArgs, `--rpc=${ours.rpc}`, `--bind=${ours.p2p}`, `--datadir=${join(this.work, 'ours-data')}`]);
     await this.startNode(ours, 'ours', ourLaunch, { ...at, rpc: portBase + 1 });
     const home = join(this.work, 'ref-home');
     mkdirSync(join(home, '.warthog'), { recursive: true });

@@ -1,12 +1,13 @@
 // The command line and the process lifecycle of the node.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, removeDir, startNode } from '../helpers/node.js';
+import { BIN, binEnv, removeDir, startNode } from '../helpers/node.js';
 
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+const run = (...args: string[]) => spawnSync(BIN, args, { encoding: 'utf8', timeout: 20_000, env: binEnv() });
 
 describe('command line', () => {
   it('prints help and version', () => {
@@ -59,6 +60,8 @@ describe('command line', () => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       const n = await startNode(['--regtest']);
       expect(n.output()).toMatch(/RPC endpoint is 127\.0\.0\.1:\d+\./);
+      // The bin's own line gave its Node.js the young-generation size (scripts/build.mjs).
+      expect(readFileSync(`/proc/${n.proc.pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2');
       expect(await n.stop(signal)).toBe(0);
       expect(n.output()).toContain('Shutdown complete');
       // The data directory opens again: the database was closed properly.

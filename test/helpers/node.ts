@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { ROUTES } from '../../ts/api/routes/index.js';
 import { validate } from '../../ts/api/schema.js';
 import type { ApiName } from '../../ts/api/generations/generation.js';
@@ -96,15 +96,20 @@ export function loopbackOnly(list: string): string {
   return list;
 }
 
+/** The environment users run the bin in: its `#!/usr/bin/env -S node …` line finds this Node.js first on PATH. */
+export function binEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
+}
+
 /**
- * Starts a node. Without `--bind`, `--connect` or `--isolated` in `args` it runs `--isolated`, so
+ * Starts a node, running the bin as users do. Without `--bind`, `--connect` or `--isolated` in `args` it runs `--isolated`, so
  * parallel tests neither compete for the P2P port nor dial seed peers. Its seed list is empty,
  * or `seeds` (loopback `IP:PORT,...`): a mainnet or testnet test node dials no public address
  * even without `--no-seeds`.
  */
 export async function startNode(args: string[] = ['--regtest'], dataDir?: string, seeds = ''): Promise<TestNode> {
   // Mainnet and testnet nodes dial their seeds by default: a test node's list is empty or the test's loopback listeners.
-  const env = { ...process.env, WARTNODE_SEEDS: loopbackOnly(seeds) };
+  const env = { ...binEnv(), WARTNODE_SEEDS: loopbackOnly(seeds) };
   for (const a of args) if (/^(--connect=|-C)/.test(a)) loopbackOnly(a.replace(/^(--connect=|-C=?)/, ''));
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'wartnode-test-')));
   const api = apiOf(args);
@@ -112,7 +117,7 @@ export async function startNode(args: string[] = ['--regtest'], dataDir?: string
   if (!args.some((a) => /^(--bind|--connect|--isolated|-b|-C)/.test(a))) args = [...args, '--isolated'];
   // A free port unless the test names one (`--rpc=…`).
   const rpc = args.some((a) => a.startsWith('--rpc=')) ? [] : ['--rpc=127.0.0.1:0'];
-  const proc = spawn(process.execPath, [BIN, ...rpc, `--datadir=${dir}`, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(BIN, [...rpc, `--datadir=${dir}`, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => {
     out += d;

@@ -150,3 +150,78 @@ describe('our Txreqs stay within what a peer allows', () => {
     );
   });
 });
+
+// Found by scripts/network.mjs: a burst began while one node's links were slowed to 4 KiB/s. Its
+// neighbours had asked it first for the ids it offered, and kept every other offerer waiting for
+// 10 s, then forgot them: relays of 28–46 s. An id is now asked of the next offerer after RETRY_MS
+// (2 s), at once when the first answers without it, and when it leaves.
+describe('an id asked of a slow peer is asked of the next offerer', () => {
+  const ids = [0, 1, 2].map((i) => ({ id: { accountId: 10n ** 9n + BigInt(i), pinHeight: 0, nonceId: 1 }, feeCode: 120 }));
+  const accounts = (m: Message | undefined) => (m?.kind === 'Txreq' ? m.ids.map((id) => Number(id.accountId - 10n ** 9n)) : []);
+
+  function network() {
+    let t = 1_000_000;
+    const { relay } = setup(() => t);
+    const peer = (address: string) => {
+      const sent: Message[] = [];
+      const conn = { closed: false };
+      const p = { caps: capabilitiesOf({ major: 0, minor: 10, patch: 3 }), conn, address, send: (m: Message) => sent.push(m) } as unknown as Peer;
+      return { p, sent, conn };
+    };
+    return { relay, peer, advance: (ms: number) => (t += ms) };
+  }
+
+  it('after 2 s without an answer, the next peer that offered them is asked', () => {
+    const { relay, peer, advance } = network();
+    const [slow, b, c] = [peer('slow'), peer('b'), peer('c')];
+    relay.offered(slow.p, ids);
+    relay.offered(b.p, ids);
+    relay.offered(c.p, ids.slice(0, 1));
+    expect(accounts(slow.sent.pop())).toEqual([0, 1, 2]);
+    expect(b.sent).toHaveLength(0); // in flight elsewhere, not yet late
+    advance(1_999);
+    relay.push([]);
+    expect(b.sent).toHaveLength(0);
+    advance(1);
+    relay.push([]);
+    expect(accounts(b.sent.pop())).toEqual([0, 1, 2]);
+    expect(c.sent).toHaveLength(0); // b is next; c only after b is late as well
+    advance(2_000);
+    relay.push([]);
+    expect(accounts(c.sent.pop())).toEqual([0]);
+    expect(slow.sent).toHaveLength(0);
+  });
+
+  it('what a peer answers without, or a peer that leaves, is asked of the next offerer at the next push', () => {
+    const { relay, peer } = network();
+    const [a, b, c] = [peer('a'), peer('b'), peer('c')];
+    relay.offered(a.p, ids);
+    relay.offered(b.p, ids);
+    relay.offered(c.p, ids);
+    const req = a.sent.pop() as Extract<Message, { kind: 'Txreq' }>;
+    relay.receive(a.p, { kind: 'Txrep', legacy: false, nonce: req.nonce, txs: [null, null, null] });
+    relay.push([]);
+    expect(accounts(b.sent.pop())).toEqual([0, 1, 2]);
+    b.conn.closed = true;
+    relay.push([]);
+    expect(accounts(c.sent.pop())).toEqual([0, 1, 2]);
+  });
+
+  it('an id received is not asked again', () => {
+    const { relay, peer, advance } = network();
+    const [a, b] = [peer('a'), peer('b')];
+    relay.offered(a.p, ids);
+    relay.offered(b.p, ids);
+    const req = a.sent.pop() as Extract<Message, { kind: 'Txreq' }>;
+    const wire = (i: number): WireTransaction => ({
+      ...ids[i],
+      reserved: new Uint8Array(3),
+      payload: { type: 'coinTransfer', toAddress: new Uint8Array(20), amount: 1n },
+      signature: new Uint8Array(65),
+    });
+    relay.receive(a.p, { kind: 'Txrep', legacy: false, nonce: req.nonce, txs: [wire(0), wire(1), null] });
+    advance(5_000);
+    relay.push([]);
+    expect(accounts(b.sent.pop())).toEqual([2]);
+  });
+});

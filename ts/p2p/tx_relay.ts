@@ -20,7 +20,13 @@ import { MEMPOOL_CAPACITY } from '../mempool/mempool.js';
 import type { WireTransaction } from './tx_message.js';
 
 const REJECTED_MS = 60_000; // a refused (txid, fee) is not requested again for this long, or until the chain changes
-const INFLIGHT_MS = 10_000; // nor one already requested from another peer
+const INFLIGHT_MS = 10_000; // an unanswered Txreq stops counting against its peer's in-flight cap after this
+// An id asked of one peer is asked of the next peer that offered it when the first has not answered
+// within this (or answered without it, or closed): a slowed or overloaded peer must not hold a
+// transaction back from the whole network (Bitcoin Core re-asks after its 60 s timeout, and delays
+// non-preferred peers by 2 s; found by scripts/network.mjs: relays of 28–46 s behind one slowed link).
+const RETRY_MS = 2_000;
+const MAX_ALTERNATES = 4; // other offerers remembered per id in flight
 const MAX_PRECISION = 18;
 // Memory caps (README "Peer budgets"): per peer and across peers, whatever a peer can make us hold.
 const PEER_INFLIGHT = LIMIT.maxTxIds; // ids asked of one peer and unanswered: one full Txreq
@@ -72,6 +78,55 @@ class ExpiringKeys {
   }
 }
 
+/** An id we asked one peer for and have not received yet. */
+interface Inflight {
+  readonly id: TransactionId;
+  readonly feeCode: number;
+  /** The peer asked, and when (`due` is when to ask the next offerer instead). */
+  from: Peer;
+  due: number;
+  /** Other peers that offered it meanwhile, next to ask (MAX_ALTERNATES at most). */
+  readonly alternates: Peer[];
+}
+
+/** Ids in flight by key (txid/fee), at most TOTAL_INFLIGHT (the oldest go first). */
+class InflightIds {
+  private readonly byKey = new Map<string, Inflight>();
+  get size(): number {
+    return this.byKey.size;
+  }
+  get(k: string): Inflight | undefined {
+    return this.byKey.get(k);
+  }
+  /** Records `k` as asked of `from` now. */
+  asked(k: string, id: TransactionId, feeCode: number, from: Peer, now: number): void {
+    const prior = this.byKey.get(k);
+    this.byKey.delete(k);
+    const alternates = prior ? prior.alternates.filter((p) => p !== from) : [];
+    this.byKey.set(k, { id, feeCode, from, due: now + RETRY_MS, alternates });
+    if (this.byKey.size > TOTAL_INFLIGHT) this.byKey.delete(this.byKey.keys().next().value!);
+  }
+  delete(k: string): void {
+    this.byKey.delete(k);
+  }
+  /** Drops the ids asked INFLIGHT_MS ago or more and no one else offered: O(dropped). */
+  prune(now: number): void {
+    for (const [k, e] of this.byKey) {
+      if (e.due - RETRY_MS + INFLIGHT_MS > now) break;
+      if (!e.alternates.length) this.byKey.delete(k);
+    }
+  }
+  /** The ids due for asking elsewhere (late, or their peer answered without them or left), each with the next offerer still connected. */
+  *due(now: number): Generator<[string, Inflight, Peer]> {
+    for (const [k, e] of this.byKey) {
+      if (e.due > now && !e.from.conn.closed) continue;
+      let next: Peer | undefined;
+      while ((next = e.alternates.shift()) && next.conn.closed);
+      if (next) yield [k, e, next];
+    }
+  }
+}
+
 /** What the relay holds for one peer; every part is capped. */
 interface PeerTxState {
   /** Keys (txid/fee) the peer has or was told of: not pushed to it again. */
@@ -115,7 +170,7 @@ export interface RelayCounts {
 export class TxRelay {
   readonly counts: RelayCounts = { received: 0, sent: 0, accepted: 0, refused: 0 };
   private readonly rejected = new ExpiringKeys(REJECTED_MS, REJECTED_LIMIT);
-  private readonly inflight = new ExpiringKeys(INFLIGHT_MS, TOTAL_INFLIGHT);
+  private readonly inflight = new InflightIds();
   private readonly peers = new Map<Peer, PeerTxState>();
   private admitting: Promise<void> = Promise.resolve();
   private admittingCount = 0;
@@ -189,13 +244,17 @@ export class TxRelay {
       const k = feeKey(idKey, t.feeCode);
       const have = pool.byIdKey(idKey);
       if (have) this.markKnown(st, k);
-      if (this.rejected.has(k, now) || this.inflight.has(k, now)) continue;
-      if (have === undefined ? t.feeCode >= min : t.feeCode > have.feeCode) {
-        want.push(t.id);
-        keys.push(k);
-        this.inflight.set(k, now);
-        this.markKnown(st, k);
+      if (this.rejected.has(k, now) || !(have === undefined ? t.feeCode >= min : t.feeCode > have.feeCode)) continue;
+      const flying = this.inflight.get(k);
+      if (flying && (flying.from === peer || (flying.due > now && !flying.from.conn.closed))) {
+        // Asked of another peer lately: this one is asked next if that one is slow (RETRY_MS).
+        if (flying.from !== peer && flying.alternates.length < MAX_ALTERNATES && !flying.alternates.includes(peer)) flying.alternates.push(peer);
+        continue;
       }
+      want.push(t.id);
+      keys.push(k);
+      this.inflight.asked(k, t.id, t.feeCode, peer, now);
+      this.markKnown(st, k);
     }
     if (!want.length) return;
     let n = nonce();
@@ -232,15 +291,16 @@ export class TxRelay {
    */
   receive(peer: Peer, m: TxrepMsg): void {
     const st = this.state(peer);
-    const now = Date.now();
-    const n = this.requestOf(st, m);
+    const now = this.now();
+    const got = m.txs.filter((t): t is WireTransaction => t !== null);
+    const gotKeys = got.map((t) => keyOf(t.id, t.feeCode));
+    this.counts.received += got.length;
+    const n = this.requestOf(st, m, gotKeys);
     const asked = new Set(n === null ? [] : st.requests.get(n)!.keys);
-    if (n !== null) this.answered(st, n);
+    if (n !== null) this.answered(peer, st, n, new Set(gotKeys), now);
     const pool = this.mempool.pool;
-    const fresh = m.txs.filter((t): t is WireTransaction => {
-      if (t === null) return false;
-      this.counts.received++;
-      const k = keyOf(t.id, t.feeCode);
+    const fresh = got.filter((t, i) => {
+      const k = gotKeys[i];
       this.markKnown(st, k);
       const have = pool.byIdKey(transactionIdKey(t.id));
       return asked.has(k) && !this.rejected.has(k, now) && !(have && have.feeCode >= t.feeCode);
@@ -264,7 +324,7 @@ export class TxRelay {
           this.counts.accepted++;
         } catch {
           this.counts.refused++;
-          this.rejected.set(k, Date.now());
+          this.rejected.set(k, this.now());
         } finally {
           this.admittingCount--;
         }
@@ -309,6 +369,7 @@ export class TxRelay {
    */
   push(peers: Peer[]): void {
     const now = this.now();
+    this.retry(now);
     for (const [peer, st] of this.peers) if (st.held.length && !peer.conn.closed) this.request(peer, st, [], now);
     const pool = this.mempool.pool;
     const waiting = [...this.backlog, ...pool.takeAdded()].filter((t) => pool.byIdKey(transactionIdKey(txIdOf(t))) === t);
@@ -328,6 +389,17 @@ export class TxRelay {
     }
   }
 
+  /** Asks the next offerer for the ids in flight whose peer is late, answered without them, or left (RETRY_MS). */
+  private retry(now: number): void {
+    const byPeer = new Map<Peer, TxidWithFee[]>();
+    for (const [, e, next] of this.inflight.due(now)) {
+      const list = byPeer.get(next);
+      if (list) list.push({ id: e.id, feeCode: e.feeCode });
+      else byPeer.set(next, [{ id: e.id, feeCode: e.feeCode }]);
+    }
+    for (const [peer, txids] of byPeer) this.request(peer, this.state(peer), txids, now);
+  }
+
   private state(peer: Peer): PeerTxState {
     let st = this.peers.get(peer);
     if (!st)
@@ -338,17 +410,14 @@ export class TxRelay {
     return st;
   }
 
-  /** Our Txreq with this nonce was answered: its ids are no longer in flight (a later offer may ask again). */
   /**
    * The nonce of the Txreq `m` answers. 0.8.x answers with a fresh random nonce instead of the
    * request's (recorded: test/vectors/p2p/ref-0.8.20-txrelay), so a legacy reply is matched by its
    * transactions instead: the one request that asked for all of them.
    */
-  private requestOf(st: PeerTxState, m: TxrepMsg): number | null {
+  private requestOf(st: PeerTxState, m: TxrepMsg, keys: string[]): number | null {
     if (st.requests.has(m.nonce)) return m.nonce;
-    if (!m.legacy) return null;
-    const keys = m.txs.filter((t): t is WireTransaction => t !== null).map((t) => keyOf(t.id, t.feeCode));
-    if (!keys.length) return null;
+    if (!m.legacy || !keys.length) return null;
     for (const [n, r] of st.requests) {
       const asked = new Set(r.keys);
       if (keys.every((k) => asked.has(k))) return n;
@@ -356,12 +425,21 @@ export class TxRelay {
     return null;
   }
 
-  private answered(st: PeerTxState, n: number): void {
+  /**
+   * Our Txreq with this nonce was answered: what came is no longer in flight; what the peer did not
+   * have is asked of the next peer that offered it, at the next push.
+   */
+  private answered(peer: Peer, st: PeerTxState, n: number, got: Set<string>, now: number): void {
     const r = st.requests.get(n);
     if (!r) return;
     st.requests.delete(n);
     st.inflight -= r.keys.length;
-    for (const k of r.keys) this.inflight.delete(k);
+    for (const k of r.keys) {
+      const e = this.inflight.get(k);
+      if (e?.from !== peer) continue;
+      if (got.has(k)) this.inflight.delete(k);
+      else e.due = now;
+    }
   }
 
   /** Drops the peer's Txreqs that went unanswered for INFLIGHT_MS (oldest first). */
