@@ -8,9 +8,11 @@
 // Loopback only, ports 45200-45999, every wait bounded; a reference only with --testnet and --connect.
 // Needs reference binaries; not part of `make test`.
 // Env: OUR_DIR (built checkout; default this checkout), REF_WORK (default $TMPDIR/warthog-ref),
-//   EMPTY (blocks, default 20000; 0 skips), FULL (blocks of 353 transfers, default 60), ROUNDS (3),
+//   EMPTY (blocks, default 20000; 0 skips), FULL (blocks of 353 transfers, default 60), MAINNET
+//   (mainnet-shaped blocks, default 0: issue 29's million-block table is MAINNET=1000000 with its
+//   size on disk and a restart on it), ROUNDS (3),
 //   RECEIVERS ("ours,ref08,ref10"), CHAIN_CACHE (folder to keep built chains in).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, openSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -27,6 +29,7 @@ const REF_WORK = process.env.REF_WORK ?? join(process.env.TMPDIR ?? '/tmp', 'war
 const EMPTY = Number(process.env.EMPTY ?? 20000),
   FULL = Number(process.env.FULL ?? 60),
   ROUNDS = Number(process.env.ROUNDS ?? 3);
+const MAINNET = Number(process.env.MAINNET ?? 0);
 const RECEIVERS = (process.env.RECEIVERS ?? 'ours,ref08,ref10').split(',');
 const BIN = { ref08: join(REF_WORK, 'regtest-0.8/build/src/node/wart-node'), ref10: join(REF_WORK, 'regtest/build/src/node/wart-node') };
 const freePort = portAllocator(PORT_FROM, PORT_TO);
@@ -48,6 +51,9 @@ const rssMB = (pid) => {
     return NaN;
   }
 };
+
+/** Size on disk of a folder, MB (du: what the files take, not their lengths). */
+const diskMB = (dir) => Number(spawnSync('du', ['-sk', dir], { encoding: 'utf8' }).stdout.split('\t')[0]) / 1024;
 
 async function head(url) {
   try {
@@ -85,53 +91,61 @@ async function round(dir, n, kind) {
     const rpc = freePort(),
       p2p = freePort();
     const url = `http://127.0.0.1:${rpc}`;
+    if (who !== 'ours' && !existsSync(BIN[who])) {
+      console.log(`${kind} ${n} ${who}: binary missing`);
+      continue;
+    }
+    // Where the receiver keeps its data (its size on disk is reported), and how it is started: empty
+    // with --connect=A, then (mainnet-shaped chains) again on what it downloaded, alone.
+    const data = mkdtempSync(join(work, who === 'ours' ? 'b-' : 'h-'));
+    if (who !== 'ours') mkdirSync(join(data, '.warthog'));
+    const launch = (connect) =>
+      who === 'ours'
+        ? start(who, join(OUR_DIR, 'dist', 'node.mjs'), ['--regtest', `--rpc=127.0.0.1:${rpc}`, `--bind=127.0.0.1:${p2p}`, `--datadir=${data}`, connect])
+        : start(who, BIN[who], ['--testnet', `--rpc=127.0.0.1:${rpc}`, `--bind=127.0.0.1:${p2p}`, connect], { HOME: data });
+    /** Seconds until the node reports height n, or null (it exited, or the deadline passed). */
+    const reach = async (c, t0) => {
+      const deadline = Date.now() + Math.max(900_000, n * 5);
+      while (Date.now() < deadline && c.exitCode === null && c.signalCode === null) {
+        if ((await head(url)) >= n) return (performance.now() - t0) / 1000;
+        await sleep(25);
+      }
+      return null;
+    };
     const t0 = performance.now();
-    let c;
-    if (who === 'ours')
-      c = start(who, join(OUR_DIR, 'dist', 'node.mjs'), [
-        '--regtest',
-        `--rpc=127.0.0.1:${rpc}`,
-        `--bind=127.0.0.1:${p2p}`,
-        `--datadir=${mkdtempSync(join(work, 'b-'))}`,
-        `--connect=127.0.0.1:${aP2p}`,
-      ]);
-    else {
-      if (!existsSync(BIN[who])) {
-        console.log(`${kind} ${n} ${who}: binary missing`);
-        continue;
-      }
-      const home = mkdtempSync(join(work, 'h-'));
-      mkdirSync(join(home, '.warthog'));
-      c = start(who, BIN[who], ['--testnet', `--rpc=127.0.0.1:${rpc}`, `--bind=127.0.0.1:${p2p}`, `--connect=127.0.0.1:${aP2p}`], { HOME: home });
-    }
-    let h = -1,
-      s = null;
-    const deadline = Date.now() + 900000;
-    while (Date.now() < deadline) {
-      if (c.exitCode !== null || c.signalCode !== null) break;
-      h = await head(url);
-      if (h >= n) {
-        s = (performance.now() - t0) / 1000;
-        break;
-      }
-      await sleep(25);
-    }
+    const c = launch(`--connect=127.0.0.1:${aP2p}`);
+    const s = await reach(c, t0);
     const cpu = cpuSeconds(c.pid),
       rss = rssMB(c.pid);
-    console.log(
-      `${kind} ${n} ${who}: ${s === null ? `FAILED at height ${h}` : `${s.toFixed(2)} s, ${(n / s).toFixed(1)} blocks/s, ${cpu.toFixed(1)} CPU s, RSS ${rss.toFixed(0)} MB`}`,
-    );
-    if (s !== null) ((results[kind] ??= {})[who] ??= []).push({ rate: n / s, cpu, rss });
     await stop(c);
+    if (s === null) {
+      console.log(`${kind} ${n} ${who}: FAILED at height ${await head(url)}`);
+      continue;
+    }
+    const row = { rate: n / s, cpu, rss, disk: diskMB(data) };
+    if (kind === 'mainnet') {
+      // A node holding the chain starts again: seconds until it answers at height n, and its RSS then.
+      const t1 = performance.now();
+      const again = launch('--connect=127.0.0.1:1'); // nobody there: it runs on what it holds
+      row.startup = await reach(again, t1);
+      row.startRss = rssMB(again.pid);
+      await stop(again);
+    }
+    console.log(
+      `${kind} ${n} ${who}: ${s.toFixed(2)} s, ${row.rate.toFixed(1)} blocks/s, ${cpu.toFixed(1)} CPU s, RSS ${rss.toFixed(0)} MB, ${row.disk.toFixed(0)} MB on disk${row.startup === undefined ? '' : `, restart ${row.startup?.toFixed(2) ?? 'FAILED'} s (RSS ${row.startRss.toFixed(0)} MB)`}`,
+    );
+    ((results[kind] ??= {})[who] ??= []).push(row);
   }
   await stop(a);
 }
 
 const empty = EMPTY > 0 ? makeChain(EMPTY, false) : null;
 const full = FULL > 0 ? makeChain(FULL, true) : null;
+const mainnet = MAINNET > 0 ? makeChain(MAINNET, 'mainnet') : null;
 for (let r = 0; r < ROUNDS; r++) {
   if (empty) await round(empty, EMPTY, `empty`);
   if (full) await round(full, FULL, `full353`);
+  if (mainnet) await round(mainnet, MAINNET, 'mainnet');
 }
 const fmt = (xs, f, d = 0) => {
   if (!xs?.length) return '—';
@@ -143,18 +157,28 @@ const median = (xs, f) => {
   return v[Math.floor(v.length / 2)];
 };
 console.log(`\ninitial download side by side, ${ROUNDS} rounds alternating (range; ratio of medians)\n`);
-console.log('| chain | ours blocks/s | 0.8.20 | 0.10.3 | ratio to 0.10.3 | CPU s ours / 0.10.3 | RSS MB ours / 0.10.3 |');
-console.log('| --- | --- | --- | --- | --- | --- | --- |');
-for (const [kind, n] of [
-  ['empty', EMPTY],
-  ['full353', FULL],
-]) {
+console.log('| chain | ours blocks/s | 0.8.20 | 0.10.3 | ratio to 0.10.3 | CPU s ours / 0.8.20 / 0.10.3 | RSS MB ours / 0.8.20 / 0.10.3 | disk MB ours / 0.8.20 / 0.10.3 |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+const CHAINS = [
+  ['empty', EMPTY, 'empty blocks'],
+  ['full353', FULL, 'blocks × 353 transfers'],
+  ['mainnet', MAINNET, 'mainnet-shaped blocks (~1.2 transfers a block)'],
+];
+const three = (r, f, d = 0) => [r.ours, r.ref08, r.ref10].map((xs) => fmt(xs, f, d)).join(' / ');
+for (const [kind, n, what] of CHAINS) {
   const r = results[kind];
   if (!r) continue;
   const ratio = r.ours && r.ref10 ? (median(r.ours, (x) => x.rate) / median(r.ref10, (x) => x.rate)).toFixed(2) + '×' : '—';
   console.log(
-    `| ${n} ${kind === 'empty' ? 'empty blocks' : 'blocks × 353 transfers'} | ${fmt(r.ours, (x) => x.rate)} | ${fmt(r.ref08, (x) => x.rate)} | ${fmt(r.ref10, (x) => x.rate)} | **${ratio}** | ${fmt(r.ours, (x) => x.cpu, 1)} / ${fmt(r.ref10, (x) => x.cpu, 1)} | ${fmt(r.ours, (x) => x.rss)} / ${fmt(r.ref10, (x) => x.rss)} |`,
+    `| ${n} ${what} | ${fmt(r.ours, (x) => x.rate)} | ${fmt(r.ref08, (x) => x.rate)} | ${fmt(r.ref10, (x) => x.rate)} | **${ratio}** | ${three(r, (x) => x.cpu, 1)} | ${three(r, (x) => x.rss)} | ${three(r, (x) => x.disk)} |`,
   );
+}
+const held = results.mainnet;
+if (held) {
+  console.log(`\nstarting on the downloaded ${MAINNET}-block chain: seconds until it answers at its height; RSS then (MB)\n`);
+  console.log('| | ours | 0.8.20 | 0.10.3 |\n| --- | --- | --- | --- |');
+  console.log(`| start-up s | ${three(held, (x) => x.startup ?? NaN, 2).replaceAll(' / ', ' | ')} |`);
+  console.log(`| RSS MB | ${three(held, (x) => x.startRss).replaceAll(' / ', ' | ')} |`);
 }
 console.log(`logs in ${work}`);
 process.exit(0);

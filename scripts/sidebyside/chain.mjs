@@ -1,7 +1,8 @@
 // Builds regtest data directories with the project's own chain builder (make_chain.ts beside this
 // file, bundled with esbuild into the checkout's dist/). Used by scripts/ibd.mjs and
 // scripts/apiperf.mjs. Chains are cached per (n, kind) in CHAIN_CACHE when that is set.
-// kind: false (empty blocks), true (353 signed transfers a block from height 3), or 'dex' (n full
+// kind: false (empty blocks), true (353 signed transfers a block from height 3), 'mainnet' (shaped
+// like mainnet's: make_chain.ts buildMainnetLikeChain), or 'dex' (n full
 // blocks, then an exchange of `trades` trade blocks: make_chain.ts buildDexChain; the data directory
 // also holds chain-info.json naming its asset and accounts).
 import { spawnSync } from 'node:child_process';
@@ -27,7 +28,7 @@ export function bundleChainMaker(ourDir) {
   );
   if (b.status !== 0) throw new Error(b.stderr);
   return (n, full, trades = 1000) => {
-    const label = full === 'dex' ? `dex-${trades}` : full ? 'full' : 'empty';
+    const label = full === 'dex' ? `dex-${trades}` : full === 'mainnet' ? 'mainnet' : full ? 'full' : 'empty';
     const cache = process.env.CHAIN_CACHE && join(process.env.CHAIN_CACHE, `${n}-${label}`);
     if (cache && existsSync(join(cache, '.done'))) {
       const d = mkdtempSync(join(tmpdir(), 'chain-'));
@@ -35,10 +36,11 @@ export function bundleChainMaker(ourDir) {
       return d;
     }
     const t = Date.now();
-    const r = spawnSync(process.execPath, [join(ourDir, 'dist', '_make_chain.mjs'), String(n), full === 'dex' ? 'dex' : full ? '1' : '0', String(trades)], {
+    const r = spawnSync(process.execPath, [join(ourDir, 'dist', '_make_chain.mjs'), String(n), typeof full === 'string' ? full : full ? '1' : '0', String(trades)], {
       cwd: ourDir,
       encoding: 'utf8',
-      timeout: 1800000,
+      timeout: 3 * 3600_000,
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     if (r.status !== 0) throw new Error(r.stderr);
     console.log(`chain of ${n} ${label} blocks built in ${((Date.now() - t) / 1000).toFixed(0)} s`);

@@ -1,26 +1,32 @@
 // Bundled by scripts/sidebyside/chain.mjs: writes a regtest data directory with real proof of work
 // using the project's own chain builder (bench/sync.ts buildChain).
 // Usage (bundled): node make_chain.mjs N KIND   KIND: 0 empty, 1 full (353 transfers a block from
-// height 3), dex (full, then an exchange: see buildDexChain)  -> prints the data directory
+// height 3), mainnet (shaped like mainnet's: buildMainnetLikeChain), dex (full, then an exchange: see buildDexChain)  -> prints the data directory
 // (dex: it also holds chain-info.json, naming the chain's accounts and asset). N is the number of
 // full blocks; dex takes the number of trade blocks as a third argument.
 import { writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sha256 } from '@noble/hashes/sha2.js';
+import secp256k1 from 'secp256k1';
 import { buildChain } from '../../bench/sync.js';
 import { Chain } from '../../ts/chain/chain.js';
 import { REGTEST, powVersionAt } from '../../ts/consensus/params.js';
-import { addressOfPrivateKey } from '../../ts/core/keys.js';
+import { addressOfPrivateKey, signDigest } from '../../ts/core/keys.js';
 import { formatAddress } from '../../ts/core/address.js';
 import { toHex } from '../../ts/core/hex.js';
 import { pinFloor } from '../../ts/core/pin.js';
 import { signRequest } from '../../ts/core/signed_request.js';
-import { assetNameBytes, type TransactionPayload } from '../../ts/core/transaction.js';
+import { assetNameBytes, txHash, type TransactionPayload } from '../../ts/core/transaction.js';
+import { fee16Decode } from '../../ts/kernel/fee16.js';
+import type { PendingTx } from '../../ts/mempool/pending.js';
 import { initKernel } from '../../ts/kernel/instance.js';
 import { parsePrice, priceToBytes } from '../../ts/kernel/price.js';
 import { powCheck } from '../../ts/kernel/pow.js';
 import { MinFeePolicy } from '../../ts/mempool/fee_policy.js';
 import { MempoolService } from '../../ts/mempool/service.js';
-import { buildTemplate } from '../../ts/mining/template.js';
+import { buildTemplate, prepareTemplate } from '../../ts/mining/template.js';
 import { dbReader } from '../../ts/state/ledger.js';
 import { assetByHash } from '../../ts/state/assets.js';
 import { poolOf } from '../../ts/state/pools.js';
@@ -193,10 +199,76 @@ export async function buildDexChain(full: number, trades: number): Promise<{ dir
   return { dir, info };
 }
 
+/**
+ * `n` blocks shaped like mainnet's (issue 29's million-block table): most blocks empty, some with a
+ * few transfers, a few with up to 20, one in a thousand full (353), about 1.2 transfers a block on
+ * average, from the miner (who holds the rewards) to 100,000 distinct addresses, so the account
+ * table and the histories grow as on a real chain. Each transfer pins the newest pin height
+ * (pinFloor), so every one stays valid at any length. One block every 20 s (see buildDexChain).
+ * Deterministic: the same `n` gives the same chain.
+ */
+export async function buildMainnetLikeChain(n: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'chain-mainnet-'));
+  const { db } = await openDatabase(dir);
+  const chain = await Chain.open(db, REGTEST);
+  const miner = addressOfPrivateKey(MINER_SK);
+  const receivers = Array.from({ length: 100_000 }, (_, i) => sha256(Uint8Array.of(i >>> 16, i >>> 8, i)).subarray(0, 20));
+  let seed = 0x2545f491;
+  const rnd = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  // libsecp256k1 (the devDependency of the signature cross-check) signs ~5× faster than noble; both
+  // give the same RFC 6979 low-s signature, checked on the first one.
+  const signNative = (hash: Uint8Array) => {
+    const { signature, recid } = secp256k1.ecdsaSign(hash, MINER_SK);
+    const out = new Uint8Array(65);
+    out.set(signature);
+    out[64] = recid;
+    if (nonceId === 0 && toHex(out) !== toHex(signDigest(hash, MINER_SK))) throw new Error('libsecp256k1 and noble sign differently');
+    return out;
+  };
+  const transfersAt = (h: number) => {
+    if (h <= 2) return 0;
+    const r = rnd();
+    if (r < 0.8) return 0;
+    if (r < 0.97) return 1 + Math.floor(rnd() * 5);
+    if (r < 0.999) return 6 + Math.floor(rnd() * 15);
+    return 353;
+  };
+  let nonceId = 0,
+    transfers = 0;
+  for (let h = 1; h <= n; h++) {
+    const pinHeight = pinFloor(h);
+    const pinHash = chain.hashAt(pinHeight);
+    const txs: PendingTx[] = [];
+    for (let i = transfersAt(h); i > 0; i--, nonceId++) {
+      const payload = { type: 'coinTransfer' as const, toAddress: receivers[Math.floor(rnd() * receivers.length)], amount: 1n + BigInt(Math.floor(rnd() * 1e6)) };
+      const hash = txHash({ pinHash, pinHeight, nonceId, feeE8: fee16Decode(0) }, payload);
+      txs.push({ hash, payload, originId: 1n, originAddress: miner, pinHeight, pinHash, nonceId, feeCode: 0, feeE8: 1n, signature: signNative(hash) });
+    }
+    transfers += txs.length;
+    const now = T0 + 20 * h;
+    const prepared = await prepareTemplate(chain, db, miner, now, txs);
+    if (prepared.transactions.length !== txs.length) throw new Error(`block ${h} left transfers out`);
+    const t = await prepared.forMiner(miner, now, db);
+    const v = new DataView(t.header.buffer, t.header.byteOffset);
+    for (let nonce = 0; !powCheck(t.header, powVersionAt(REGTEST, h)); nonce++) v.setUint32(76, nonce);
+    await chain.append(t.header, t.body, { now });
+    if (h % 100_000 === 0) process.stderr.write(`${h} blocks, ${transfers} transfers\n`);
+  }
+  await chain.idle();
+  await db.close();
+  return dir;
+}
+
 await initKernel();
 const n = Number(process.argv[2]),
   kind = process.argv[3];
-if (kind === 'dex') {
+if (kind === 'mainnet') console.log(await buildMainnetLikeChain(n));
+else if (kind === 'dex') {
   const { dir, info } = await buildDexChain(n, Number(process.argv[4] ?? 1000));
   writeFileSync(join(dir, 'chain-info.json'), JSON.stringify(info));
   console.log(dir);
