@@ -9,7 +9,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
-import secp256k1 from 'secp256k1';
+import { createRequire } from 'node:module';
 import { buildChain } from '../../bench/sync.js';
 import { Chain } from '../../ts/chain/chain.js';
 import { REGTEST, powVersionAt } from '../../ts/consensus/params.js';
@@ -33,6 +33,10 @@ import { poolOf } from '../../ts/state/pools.js';
 import { openDatabase } from '../../ts/store/database.js';
 
 const T0 = 1_700_000_000;
+/** The npm binding of libsecp256k1 (a devDependency, for test/kernel/secp256k1_crosscheck.test.ts). */
+const secp256k1 = createRequire(import.meta.url)('secp256k1') as {
+  ecdsaSign(digest: Uint8Array, sk: Uint8Array): { signature: Uint8Array; recid: number };
+};
 /** bench/sync.ts: the full blocks' miner (and sender) and recipient keys. */
 const MINER_SK = Uint8Array.from({ length: 32 }, (_, i) => 7 + i);
 const RECEIVER_SK = Uint8Array.from({ length: 32 }, (_, i) => 99 - i);
