@@ -157,7 +157,9 @@ const median = (xs, f) => {
   return v[Math.floor(v.length / 2)];
 };
 console.log(`\ninitial download side by side, ${ROUNDS} rounds alternating (range; ratio of medians)\n`);
-console.log('| chain | ours blocks/s | 0.8.20 | 0.10.3 | ratio to 0.10.3 | CPU s ours / 0.8.20 / 0.10.3 | RSS MB ours / 0.8.20 / 0.10.3 | disk MB ours / 0.8.20 / 0.10.3 |');
+console.log(
+  '| chain | ours blocks/s | 0.8.20 | 0.10.3 | ratio to 0.10.3 | CPU s ours / 0.8.20 / 0.10.3 | RSS MB ours / 0.8.20 / 0.10.3 | disk MB ours / 0.8.20 / 0.10.3 |',
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 const CHAINS = [
   ['empty', EMPTY, 'empty blocks'],

@@ -36,13 +36,17 @@ export function bundleChainMaker(ourDir) {
       return d;
     }
     const t = Date.now();
-    const r = spawnSync(process.execPath, [join(ourDir, 'dist', '_make_chain.mjs'), String(n), typeof full === 'string' ? full : full ? '1' : '0', String(trades)], {
-      cwd: ourDir,
-      encoding: 'utf8',
-      timeout: 3 * 3600_000,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    if (r.status !== 0) throw new Error(r.stderr);
+    const r = spawnSync(
+      process.execPath,
+      [join(ourDir, 'dist', '_make_chain.mjs'), String(n), typeof full === 'string' ? full : full ? '1' : '0', String(trades)],
+      {
+        cwd: ourDir,
+        encoding: 'utf8',
+        timeout: 3 * 3600_000,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    if (r.status !== 0) throw new Error(`make_chain.mjs exited with ${r.status ?? r.signal} (its messages above)`);
     console.log(`chain of ${n} ${label} blocks built in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     const dir = r.stdout.trim().split('\n').pop();
     if (cache) {

@@ -249,7 +249,11 @@ export async function buildMainnetLikeChain(n: number): Promise<string> {
     const pinHash = chain.hashAt(pinHeight);
     const txs: PendingTx[] = [];
     for (let i = transfersAt(h); i > 0; i--, nonceId++) {
-      const payload = { type: 'coinTransfer' as const, toAddress: receivers[Math.floor(rnd() * receivers.length)], amount: 1n + BigInt(Math.floor(rnd() * 1e6)) };
+      const payload = {
+        type: 'coinTransfer' as const,
+        toAddress: receivers[Math.floor(rnd() * receivers.length)],
+        amount: 1n + BigInt(Math.floor(rnd() * 1e6)),
+      };
       const hash = txHash({ pinHash, pinHeight, nonceId, feeE8: fee16Decode(0) }, payload);
       txs.push({ hash, payload, originId: 1n, originAddress: miner, pinHeight, pinHash, nonceId, feeCode: 0, feeE8: 1n, signature: signNative(hash) });
     }
