@@ -1,6 +1,7 @@
 // A node started for a benchmark (the built bundle, regtest, RPC on a free loopback port, a
 // temporary data directory), and a mempool filled through POST /transaction/add.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { writeJson } from '../ts/api/json.js';
 import { formatAddress } from '../ts/core/address.js';
@@ -17,26 +18,24 @@ export interface BenchNode {
 }
 
 /**
- * The environment of a node started by a benchmark: this Node.js first on PATH (the bin's
- * `#!/usr/bin/env -S node …` line finds it), and BENCH_NODE_FLAGS added to NODE_OPTIONS
- * (`--cpu-prof --cpu-prof-dir=DIR` profiles the node).
+ * How a benchmark starts the node bin with `args`: the bin itself (its `#!/usr/bin/env -S node …`
+ * line adds the Node.js flags it runs with, scripts/build.mjs), this Node.js first on PATH. With
+ * BENCH_NODE_FLAGS (`--cpu-prof --cpu-prof-dir=DIR` profiles the node; Node refuses those in
+ * NODE_OPTIONS) it runs this Node.js with the bin's flags, then those, then the bin.
  */
-export function benchNodeEnv(): NodeJS.ProcessEnv {
-  const extra = process.env.BENCH_NODE_FLAGS ?? '';
-  return {
-    ...process.env,
-    PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
-    NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', extra].join(' ').trim(),
-  };
+export function nodeCommand(bin: string, args: string[]): { cmd: string; argv: string[]; env: NodeJS.ProcessEnv } {
+  const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
+  const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  if (!extra.length) return { cmd: bin, argv: args, env };
+  const own = /^#!\/usr\/bin\/env -S node(.*)$/m.exec(readFileSync(bin, 'utf8').slice(0, 200))?.[1].split(' ').filter(Boolean) ?? [];
+  return { cmd: process.execPath, argv: [...own, ...extra, bin, ...args], env };
 }
 
 export async function startBenchNode(dir: string, extra: string[] = []): Promise<BenchNode> {
   // Run from the repository root (make bench): the bundle is dist/node.mjs, run as users run it (its
   // own line adds the Node.js flags it needs, scripts/build.mjs).
-  const proc = spawn(join(process.cwd(), 'dist/node.mjs'), ['--regtest', '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: benchNodeEnv(),
-  });
+  const { cmd, argv, env } = nodeCommand(join(process.cwd(), 'dist/node.mjs'), ['--regtest', '--rpc=127.0.0.1:0', `--datadir=${dir}`, ...extra]);
+  const proc = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env });
   // The node's warnings (peers closed, …) would drown the figures: kept only to explain an early exit.
   let err = '';
   proc.stderr!.on('data', (d) => {

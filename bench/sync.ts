@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchNodeEnv } from './node_process.js';
+import { nodeCommand } from './node_process.js';
 import { Chain } from '../ts/chain/chain.js';
 import { buildTemplate } from '../ts/mining/template.js';
 import { REGTEST, powVersionAt } from '../ts/consensus/params.js';
@@ -87,10 +87,8 @@ export interface RunningNode {
 
 /** Starts dist/node.mjs on loopback ports with `dataDir`; resolves once its RPC and P2P endpoints are up. */
 export function startNode(dataDir: string, extra: string[]): Promise<RunningNode> {
-  const proc = spawn(nodeBin(), ['--regtest', '--rpc=127.0.0.1:0', '--bind=127.0.0.1:0', `--datadir=${dataDir}`, ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: benchNodeEnv(),
-  });
+  const { cmd, argv, env } = nodeCommand(nodeBin(), ['--regtest', '--rpc=127.0.0.1:0', '--bind=127.0.0.1:0', `--datadir=${dataDir}`, ...extra]);
+  const proc = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${out}`)), 30_000);
