@@ -742,7 +742,7 @@ async function checkpoint(label) {
 // ---------------------------------------------------------------------------------------------
 // Resources every minute: our nodes' /metrics, the references' /proc.
 function metricValue(text, name) {
-  const m = text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm'));
+  const m = text.match(new RegExp(`^${name.replace(/[{}".]/g, '\\$&')}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm'));
   return m ? Number(m[1]) : null;
 }
 function dirBytes(d) {
@@ -767,6 +767,7 @@ async function sampleResources() {
       s.peers = metricValue(a.text, 'wartnode_peers');
       s.opened = metricValue(a.text, 'wartnode_peer_connections_opened_total');
       s.reconnects = metricValue(a.text, 'wartnode_peer_reconnects_total');
+      s.loopMax = metricValue(a.text, 'wartnode_nodejs_eventloop_delay_seconds{quantile="1"}');
     } else {
       try {
         const st = readFileSync(`/proc/${n.proc.pid}/status`, 'utf8');
@@ -1150,13 +1151,16 @@ function finish({ top, lost }) {
         n.kind === 'ours' && last.length > 1
           ? +(((last[last.length - 1].reconnects ?? 0) - (last[0].reconnects ?? 0)) / Math.max(1e-9, (last[last.length - 1].t - last[0].t) / 3600)).toFixed(1)
           : null,
-      // The last start's samples, to read a slope's cause: [s, RSS MB, heap used MB, heap total MB, external MB, fds, mempool].
+      // The last start's samples, to read a slope's cause: [s, RSS MB, heap used MB, heap total MB,
+      // external MB, fds, mempool, the longest the event loop was held in that minute (ms)].
       series: last.map((x) => [
         x.t,
         ...[x.rss, x.heap, x.heapTotal, x.external].map((v) => (v == null ? null : +(v / 2 ** 20).toFixed(1))),
         x.fds ?? null,
         x.mempool ?? null,
+        x.loopMax == null ? null : Math.round(x.loopMax * 1000),
       ]),
+      loopHeldMaxMs: n.kind === 'ours' ? Math.round(Math.max(0, ...n.samples.map((x) => x.loopMax ?? 0)) * 1000) : null,
       connectionsPerHour:
         n.kind === 'ours' && last.length > 1
           ? +(((last[last.length - 1].opened ?? 0) - (last[0].opened ?? 0)) / Math.max(1e-9, (last[last.length - 1].t - last[0].t) / 3600)).toFixed(1)

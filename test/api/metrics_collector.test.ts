@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NodeMetrics, routeGroupOf, routeGroups } from '../../ts/api/metrics.js';
+import { NodeMetrics, processFigures, routeGroupOf, routeGroups } from '../../ts/api/metrics.js';
 import { Chain } from '../../ts/chain/chain.js';
 import { REGTEST } from '../../ts/consensus/params.js';
 import { initKernel } from '../../ts/kernel/instance.js';
@@ -70,7 +70,14 @@ function metricsOf(chain: Chain, clock?: () => number): NodeMetrics {
     p2p: () => null,
     databaseSize: async () => 123_456n,
     clock,
-    processFigures: async () => ({ residentBytes: 50_000_000, heapUsedBytes: 10_000_000, heapTotalBytes: 20_000_000, externalBytes: 5_000_000, openFds: null }),
+    processFigures: async () => ({
+      residentBytes: 50_000_000,
+      heapUsedBytes: 10_000_000,
+      heapTotalBytes: 20_000_000,
+      externalBytes: 5_000_000,
+      openFds: null,
+      loopDelay: { p50: 0.0105, p99: 0.25, max: 0.5 },
+    }),
   });
 }
 
@@ -104,6 +111,9 @@ describe('node metrics over a real chain', () => {
       'wartnode_nodejs_heap_used_bytes 10000000',
       'wartnode_nodejs_heap_total_bytes 20000000',
       'wartnode_nodejs_external_memory_bytes 5000000',
+      'wartnode_nodejs_eventloop_delay_seconds{quantile="0.5"} 0.0105',
+      'wartnode_nodejs_eventloop_delay_seconds{quantile="0.99"} 0.25',
+      'wartnode_nodejs_eventloop_delay_seconds{quantile="1"} 0.5',
       'wartnode_database_size_bytes 123456',
       'wartnode_peer_connections_opened_total{direction="inbound"} 0',
       'wartnode_peer_connections_opened_total{direction="outbound"} 0',
@@ -189,5 +199,18 @@ describe('node metrics over a real chain', () => {
       'other',
       'chain',
     ]);
+  });
+});
+
+describe('the process figures', () => {
+  it('report how long the event loop was held since the previous reading', async () => {
+    await processFigures(); // starts the sampling: its timer measures from its first run on
+    await new Promise((r) => setTimeout(r, 30));
+    const until = performance.now() + 80;
+    while (performance.now() < until); // the loop held for 80 ms: the 10 ms timer runs at least ~70 ms late
+    await new Promise((r) => setTimeout(r, 30));
+    const held = (await processFigures()).loopDelay;
+    expect(held.max).toBeGreaterThanOrEqual(0.06);
+    expect(held.p99).toBeLessThanOrEqual(held.max);
   });
 });

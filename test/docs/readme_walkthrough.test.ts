@@ -53,7 +53,7 @@ afterAll(async () => {
 test('the README walk-through: mine, send a coin transfer, place an order', async () => {
   const blocks = shellBlocks(await readFile('README.md', 'utf8'));
   // The first block starts the node; this test starts its own on a free port.
-  expect(blocks[0].join('\n')).toMatch(/node dist\/node\.mjs --regtest/);
+  expect(blocks[0].join('\n')).toMatch(/\.\/dist\/node\.mjs --regtest/);
   const node = await startNode(['--regtest']);
   nodes.push(node);
   const home = await mkdtemp(join(tmpdir(), 'wartnode-readme-'));

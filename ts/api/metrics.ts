@@ -6,6 +6,7 @@
 // measured on the listeners (observeHttp), on an injectable clock.
 import { readdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { MetricsRegistry } from '../core/metrics.js';
 import { equalBytes } from '../core/hex.js';
 import type { Chain, ChainEvent } from '../chain/chain.js';
@@ -29,6 +30,11 @@ export interface ProcessFigures {
   externalBytes: number;
   /** Open file descriptors; null where /proc/self/fd cannot be read. */
   openFds: number | null;
+  /**
+   * How late the event loop ran a 10 ms timer since the previous reading, in seconds: a request or a
+   * peer's message waited this long behind whatever held the loop (a block applied in one piece).
+   */
+  loopDelay: { p50: number; p99: number; max: number };
 }
 
 export interface MetricSources {
@@ -48,14 +54,26 @@ export interface MetricSources {
   processFigures?: () => Promise<ProcessFigures>;
 }
 
-/** Memory from process.memoryUsage(), descriptors counted in /proc/self/fd (Linux). */
+/** The event loop's delays, sampled from the first reading on (perf_hooks: a 10 ms timer's lateness). */
+let loopDelay: IntervalHistogram | null = null;
+
+/** Memory from process.memoryUsage(), descriptors counted in /proc/self/fd (Linux), the loop's delays since the last call. */
 export async function processFigures(): Promise<ProcessFigures> {
   const m = process.memoryUsage();
   const openFds = await readdir('/proc/self/fd').then(
     (names) => names.length,
     () => null,
   );
-  return { residentBytes: m.rss, heapUsedBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external, openFds };
+  if (!loopDelay) {
+    loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+  }
+  // Nanoseconds; NaN-free once a sample exists (before that, the histogram's percentiles are 0).
+  const h = loopDelay;
+  const seconds = (ns: number) => (Number.isFinite(ns) && h.count > 0 ? ns / 1e9 : 0);
+  const delay = { p50: seconds(h.percentile(50)), p99: seconds(h.percentile(99)), max: seconds(h.max) };
+  h.reset();
+  return { residentBytes: m.rss, heapUsedBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external, openFds, loopDelay: delay };
 }
 
 /** The first path segments of `paths` (`/chain/head` → `chain`): the route groups of the HTTP metrics. */
@@ -139,6 +157,11 @@ export class NodeMetrics {
       heapTotal: r.gauge('wartnode_nodejs_heap_total_bytes', 'V8 heap allocated.'),
       external: r.gauge('wartnode_nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript ones: buffers, WebAssembly memory.'),
       fds: r.gauge('wartnode_process_open_fds', 'Open file descriptors (where /proc/self/fd can be read).'),
+      loopDelay: r.gauge(
+        'wartnode_nodejs_eventloop_delay_seconds',
+        'How late the event loop ran a 10 ms timer since the previous scrape (what a request or peer message waited), by quantile (0.5, 0.99, 1 = the maximum).',
+        ['quantile'],
+      ),
       dbSize: r.gauge('wartnode_database_size_bytes', "Size on disk of the database (the data directory's db/)."),
     };
   })();
@@ -262,6 +285,9 @@ export class NodeMetrics {
     m.external.set(f.externalBytes);
     m.fds.reset();
     if (f.openFds !== null) m.fds.set(f.openFds);
+    m.loopDelay.set(f.loopDelay.p50, { quantile: '0.5' });
+    m.loopDelay.set(f.loopDelay.p99, { quantile: '0.99' });
+    m.loopDelay.set(f.loopDelay.max, { quantile: '1' });
     const size = await this.src.databaseSize().catch(() => null);
     if (size !== null) m.dbSize.set(Number(size));
   }
