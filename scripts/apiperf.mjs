@@ -7,7 +7,7 @@
 // (candles, trades; hundreds of history entries per trader), 200 funded senders. The reference
 // downloads it from ours over P2P and must reach the same height and tip hash. Then:
 //   1. admission: MEMPOOL signed transfers from the 200 senders (distinct nonces), half posted to each
-//      node by 16 clients; accepted per second; then each node is also given the other's half
+//      node over 16 connections (lib/post-many.mjs); accepted per second; then each node is also given the other's half
 //      (untimed; relay between them is partial), so MEMPOOL entries are behind the route load;
 //   2. every GET route of the 0.10 API both serve (the reference's list: its
 //      src/node/api/hook_endpoints.hxx; left out: those that change state, /peers/unban,
@@ -33,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { kids, portAllocator } from './sidebyside/processes.mjs';
 import { bundleChainMaker } from './sidebyside/chain.mjs';
 import { childEnv, sleep } from './lib/nodes.mjs';
+import { postMany } from './lib/post-many.mjs';
 import * as secp from '@noble/secp256k1';
 
 const PORT_FROM = 45100,
@@ -176,28 +177,20 @@ const signed = (base, n) => {
   return txs;
 };
 async function admit(url, txs, bodyOf) {
-  let next = 0,
-    ok = 0;
-  const codes = new Map();
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < txs.length) {
-        const t = txs[next++];
-        try {
-          const r = await (
-            await fetch(url + '/transaction/add', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bodyOf(t)) })
-          ).json();
-          if (r.code === 0) ok++;
-          else codes.set(r.code, (codes.get(r.code) ?? 0) + 1);
-        } catch (e) {
-          codes.set('fetch', (codes.get('fetch') ?? 0) + 1);
-        }
-      }
-    }),
+  const { seconds, answers } = await postMany(
+    url,
+    '/transaction/add',
+    txs.map((t) => bodyOf(t)),
+    16,
   );
-  const s = (performance.now() - t0) / 1000;
-  return { rate: txs.length / s, ok, codes: [...codes].map(([c, n]) => `${c}×${n}`).join(' ') };
+  let ok = 0;
+  const codes = new Map();
+  for (const a of answers) {
+    const code = JSON.parse(a).code;
+    if (code === 0) ok++;
+    else codes.set(code, (codes.get(code) ?? 0) + 1);
+  }
+  return { rate: txs.length / seconds, ok, codes: [...codes].map(([c, n]) => `${c}×${n}`).join(' ') };
 }
 // The reference names the coin "wart" in its JSON (interop.mjs); ours takes both names.
 const txsOurs = signed(1_000_000, Math.ceil(MEMPOOL / 2)),
@@ -386,7 +379,7 @@ console.log(
 console.log('| route | ours keep-alive req/s | ours close | reference 0.10.3 | ratio keep-alive | ratio close | notes |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 console.log(
-  `| POST /transaction/add, 16 clients, ${Math.ceil(MEMPOOL / 2)} transfers from ${keys.length} accounts | ${admOurs.rate.toFixed(0)} tx/s (accepted ${admOurs.ok}${admOurs.codes ? ', ' + admOurs.codes : ''}) | — | ${admRef.rate.toFixed(0)} tx/s (accepted ${admRef.ok}${admRef.codes ? ', ' + admRef.codes : ''}) | **${(admOurs.rate / admRef.rate).toFixed(2)}×** | — | |`,
+  `| POST /transaction/add, 16 connections, ${Math.ceil(MEMPOOL / 2)} transfers from ${keys.length} accounts | ${admOurs.rate.toFixed(0)} tx/s (accepted ${admOurs.ok}${admOurs.codes ? ', ' + admOurs.codes : ''}) | — | ${admRef.rate.toFixed(0)} tx/s (accepted ${admRef.ok}${admRef.codes ? ', ' + admRef.codes : ''}) | **${(admOurs.rate / admRef.rate).toFixed(2)}×** | — | |`,
 );
 for (const row of rows) console.log(row);
 console.log(`| RSS after the download (MB) | ${rss.afterSync[0].toFixed(0)} | | ${rss.afterSync[1].toFixed(0)} | | | |`);
