@@ -119,4 +119,39 @@ describe('Mempool', () => {
     expect(out.map((t) => t.feeCode)).toEqual([10]);
     expect(m.reserved(1n, 0n)).toBe(120n);
   });
+
+  // Each account's entries are kept in eviction order as they come and go (no sort per admission):
+  // in a random run of admissions, evictions, capacity pruning and removals, every eviction is the
+  // account's cheapest and oldest entries, as a sort of its pending entries at that moment gives.
+  it('keeps each account in eviction order through a random run', () => {
+    let seed = 7;
+    const rnd = (k: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % k;
+    };
+    const m = new Mempool(60);
+    const age = new Map<PendingTx, number>();
+    let clock = 0;
+    const cheaperFirst = (a: PendingTx, b: PendingTx) => a.feeCode - b.feeCode || age.get(a)! - age.get(b)!;
+    for (let step = 0; step < 3000; step++) {
+      const account = BigInt(1 + rnd(3));
+      if (rnd(10) === 0 && m.size > 0) {
+        const all = m.all();
+        m.remove(all[rnd(all.length)]);
+        continue;
+      }
+      const t = tx(account, rnd(1_000_000), 10 + rnd(40), BigInt(10 + rnd(200)));
+      const before = m.ofAccount(account).sort(cheaperFirst);
+      let evicted: PendingTx[];
+      try {
+        evicted = m.insert(t, free(2_000n));
+      } catch {
+        continue;
+      }
+      age.set(t, clock++);
+      const ownEvicted = evicted.filter((e) => e.originId === account && e.nonceId !== t.nonceId);
+      expect(ownEvicted.map((e) => age.get(e))).toEqual(before.slice(0, ownEvicted.length).map((e) => age.get(e)));
+    }
+    expect(m.size).toBeGreaterThan(0);
+  });
 });

@@ -18,10 +18,23 @@ interface Slot {
 /** Ascending (fee, age): the order in which entries are evicted. */
 const cheaperFirst = (a: Slot, b: Slot) => a.tx.feeCode - b.tx.feeCode || a.seq - b.seq;
 
+/** Index in `list` (ascending cheaperFirst) where `s` is or would go: binary search. */
+function indexIn(list: Slot[], s: Slot): number {
+  let lo = 0,
+    hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cheaperFirst(list[mid], s) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class Mempool {
   private readonly byId = new Map<string, Slot>();
   private readonly byHash = new Map<string, Slot>();
-  private readonly byAccount = new Map<bigint, Set<Slot>>();
+  /** Each account's slots, ascending (fee, age) like `ordered`: an admission that must evict reads them in order, unsorted. */
+  private readonly byAccount = new Map<bigint, Slot[]>();
   /** Every slot in eviction order, ascending (fee, age): the cheapest is first. */
   private readonly ordered: Slot[] = [];
   /** Per account and token, the sum its pending transactions reserve. */
@@ -119,8 +132,7 @@ export class Mempool {
     const twin = this.byHash.get(toHex(tx.hash));
     if (twin && twin !== replaced) fail('EREFABORT', 'another account has a pending transaction with this txHash (the same signed fields)');
     const need = reservations(tx);
-    let ownSorted: Slot[] | null = null;
-    const own = () => (ownSorted ??= [...(this.byAccount.get(tx.originId) ?? [])].sort(cheaperFirst));
+    const own = this.byAccount.get(tx.originId) ?? [];
     const marked = new Set<Slot>();
     // Other tokens first, then coin (§12.3 rules 2 and 3); the replaced entry still counts.
     const tokens = [...need.keys()].sort((a, b) => (a === 0n ? 1 : b === 0n ? -1 : a < b ? -1 : 1));
@@ -132,7 +144,7 @@ export class Mempool {
       if (f < t) fail(short, `needs ${t}, free balance ${f}`);
       let reserved = this.reserved(tx.originId, token);
       for (const s of marked) reserved -= s.reserve.get(token) ?? 0n;
-      for (const s of f - reserved >= t ? [] : own()) {
+      for (const s of f - reserved >= t ? [] : own) {
         if (f - reserved >= t) break;
         if (s === replaced || marked.has(s)) continue;
         if (s.tx.feeCode >= tx.feeCode) break;
@@ -188,9 +200,10 @@ export class Mempool {
       const order = [...tokens].sort((a, b) => (a === 0n ? 1 : b === 0n ? -1 : a < b ? -1 : 1));
       for (const token of order) {
         const f = free(account, token);
-        for (const s of [...slots].sort(cheaperFirst)) {
+        // A copy: unlink takes the slot out of `slots` (already in eviction order).
+        for (const s of [...slots]) {
           if (this.reserved(account, token) <= f) break;
-          if ((s.reserve.get(token) ?? 0n) === 0n || !slots.has(s)) continue;
+          if ((s.reserve.get(token) ?? 0n) === 0n) continue;
           this.unlink(s);
           evicted.push(s.tx);
         }
@@ -221,18 +234,6 @@ export class Mempool {
     return lo;
   }
 
-  /** Index in `ordered` where `s` is or would go (binary search on (fee, age)). */
-  private position(s: Slot): number {
-    let lo = 0,
-      hi = this.ordered.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cheaperFirst(this.ordered[mid], s) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   private addReserved(s: Slot, sign: 1n | -1n): void {
     let m = this.reservedSums.get(s.tx.originId);
     if (!m) this.reservedSums.set(s.tx.originId, (m = new Map()));
@@ -241,25 +242,28 @@ export class Mempool {
   }
 
   private link(s: Slot): void {
-    this.ordered.splice(this.position(s), 0, s);
+    this.ordered.splice(indexIn(this.ordered, s), 0, s);
     this.byId.set(transactionIdKey(txId(s.tx)), s);
     this.byHash.set(toHex(s.tx.hash), s);
-    let set = this.byAccount.get(s.tx.originId);
-    if (!set) this.byAccount.set(s.tx.originId, (set = new Set()));
-    set.add(s);
+    let own = this.byAccount.get(s.tx.originId);
+    if (!own) this.byAccount.set(s.tx.originId, (own = []));
+    own.splice(indexIn(own, s), 0, s);
     this.addReserved(s, 1n);
     // Nobody may take them (no peers): keep at most a mempool's worth, the newest.
     if (this.added.push(s) > 2 * this.capacity) this.added = this.added.slice(-this.capacity);
   }
 
   private unlink(s: Slot): void {
-    const i = this.position(s);
+    const i = indexIn(this.ordered, s);
     if (this.ordered[i] === s) this.ordered.splice(i, 1);
     this.byId.delete(transactionIdKey(txId(s.tx)));
     this.byHash.delete(toHex(s.tx.hash));
-    const set = this.byAccount.get(s.tx.originId);
-    set?.delete(s);
-    if (set && set.size === 0) this.byAccount.delete(s.tx.originId);
+    const own = this.byAccount.get(s.tx.originId);
+    if (own) {
+      const j = indexIn(own, s);
+      if (own[j] === s) own.splice(j, 1);
+      if (own.length === 0) this.byAccount.delete(s.tx.originId);
+    }
     this.addReserved(s, -1n);
   }
 }
