@@ -232,6 +232,8 @@ async function headOf(n, ms = 5000) {
 // ---------------------------------------------------------------------------------------------
 // Events: what the run found. `fail` ones fail it.
 const events = [];
+/** Each fault done: when it began and ended (ms), and what it did. */
+const faultTimes = [];
 function event(kind, text, fail = false) {
   events.push({ t: since(), kind, text, fail });
   say(`${fail ? 'FAIL' : 'event'} ${kind}: ${text}`);
@@ -413,6 +415,27 @@ async function sampleRelay(rec) {
 }
 /** Samples split by whether either end was disturbed in the sample's window. */
 const undisturbed = (xs) => xs.filter((x) => !disturbed(x.from, x.t - 5000, x.t + x.s * 1000) && !disturbed(x.to, x.t - 5000, x.t + x.s * 1000));
+/**
+ * Whether `to` is reachable from `from` over the links through nodes no fault touched in [a, b]
+ * (ours only, for a relay between two of ours: through a reference it goes at the reference's pace).
+ * A sample without such a path measured the fault (every route ran through a slowed, cut or
+ * restarting node), not the relay: it is reported apart with the disturbed ones.
+ */
+function calmPath(from, to, a, b, oursOnly) {
+  const seen = new Set([from]);
+  const queue = [from];
+  while (queue.length) {
+    for (const y of byName.get(queue.shift()).links) {
+      if (y === to) return true;
+      const n = byName.get(y);
+      if (seen.has(y) || disturbed(y, a, b) || (oursOnly && n.kind !== 'ours')) continue;
+      seen.add(y);
+      queue.push(y);
+    }
+  }
+  return false;
+}
+const calmRoute = (xs) => xs.filter((x) => calmPath(x.from, x.to, x.t - 5000, x.t + x.s * 1000, x.dir === 'ours→ours'));
 
 // ---------------------------------------------------------------------------------------------
 // Coin traffic: many accounts, several pending each; balances re-read every 20 s.
@@ -768,6 +791,13 @@ async function sampleResources() {
       s.opened = metricValue(a.text, 'wartnode_peer_connections_opened_total');
       s.reconnects = metricValue(a.text, 'wartnode_peer_reconnects_total');
       s.loopMax = metricValue(a.text, 'wartnode_nodejs_eventloop_delay_seconds{quantile="1"}');
+      s.oldSize = metricValue(a.text, 'wartnode_nodejs_heap_space_size_bytes{space="old_space"}');
+      s.oldUsed = metricValue(a.text, 'wartnode_nodejs_heap_space_used_bytes{space="old_space"}');
+      s.largeSize = metricValue(a.text, 'wartnode_nodejs_heap_space_size_bytes{space="large_object_space"}');
+      try {
+        // Anonymous memory (heaps, malloc arenas, WebAssembly) apart from mapped files.
+        s.anon = Number(readFileSync(`/proc/${n.proc.pid}/status`, 'utf8').match(/RssAnon:\s+(\d+)/)[1]) * 1024;
+      } catch {}
     } else {
       try {
         const st = readFileSync(`/proc/${n.proc.pid}/status`, 'utf8');
@@ -781,6 +811,7 @@ async function sampleResources() {
     n.samples.push(s);
   }
 }
+const mb = (v) => (v == null ? null : +(v / 2 ** 20).toFixed(1));
 /** Least-squares slope per hour of `key` over the samples of one process start after `warmS` seconds in it. */
 function slope(samples, key) {
   if (samples.length < 8) return null;
@@ -1048,6 +1079,7 @@ async function main() {
     }
     if (what === null) continue;
     faultsDone[kind] = (faultsDone[kind] ?? 0) + 1;
+    faultTimes.push({ a: startAt, b: Date.now(), text: `${kind}: ${what}` });
     say(`fault ${i + 1}/${plan.length} ${kind}: ${what} (${((Date.now() - startAt) / 1000).toFixed(0)} s)`);
     await checkpoint(`after ${kind}`);
     const left = FAULT_EVERY * 1000 - (Date.now() - startAt);
@@ -1121,16 +1153,34 @@ function finish({ top, lost }) {
       Object.entries(d).map(([k, v]) => [k, { samples: v.length, p50: percentile(v, 50), p99: percentile(v, 99), max: Math.max(...v) }]),
     );
   };
-  const calmReach = undisturbed(reach);
-  const calmLate = undisturbed(late);
+  const calmEnds = undisturbed(reach);
+  const calmReach = calmRoute(calmEnds);
+  const calmLate = calmRoute(undisturbed(late));
+  report.relayWithoutCalmRoute = byDir(calmEnds.filter((x) => !calmReach.includes(x)));
   report.relay = byDir(calmReach);
   for (const [d, r] of Object.entries(report.relay)) r.late = calmLate.filter((l) => l.dir === d).length;
   report.relayDisturbed = byDir(reach.filter((x) => !calmReach.includes(x)));
   report.lateDisturbed = late.length - calmLate.length;
   report.lateSample = calmLate.slice(0, 20);
-  report.slowest = [...calmReach].sort((x, y) => y.s - x.s).slice(0, 20);
-  report.blockPropagation = byDir(undisturbed(propagation));
-  report.blockPropagationDisturbed = byDir(propagation.filter((x) => !undisturbed(propagation).includes(x)));
+  // The slowest of each direction, with the faults under way meanwhile (to read a tail's cause from).
+  const faultsAt = (x) => faultTimes.filter((f) => f.a <= x.t + x.s * 1000 && f.b >= x.t - 5000).map((f) => f.text);
+  report.slowest = Object.fromEntries(
+    Object.keys(report.relay).map((d) => [
+      d,
+      calmReach
+        .filter((x) => x.dir === d)
+        .sort((x, y) => y.s - x.s)
+        .slice(0, 10)
+        .map((x) => ({ ...x, at: new Date(x.t).toISOString(), faults: faultsAt(x) })),
+    ]),
+  );
+  const calmBlocks = calmRoute(undisturbed(propagation));
+  report.blockPropagation = byDir(calmBlocks);
+  report.blockPropagationDisturbed = byDir(propagation.filter((x) => !calmBlocks.includes(x)));
+  report.slowestBlocks = [...calmBlocks]
+    .sort((x, y) => y.s - x.s)
+    .slice(0, 10)
+    .map((x) => ({ ...x, at: new Date(x.t).toISOString(), faults: faultsAt(x) }));
   // Resources: per node, the samples of its last start after 10 minutes of warm-up.
   report.resources = {};
   let growth = [];
@@ -1152,13 +1202,15 @@ function finish({ top, lost }) {
           ? +(((last[last.length - 1].reconnects ?? 0) - (last[0].reconnects ?? 0)) / Math.max(1e-9, (last[last.length - 1].t - last[0].t) / 3600)).toFixed(1)
           : null,
       // The last start's samples, to read a slope's cause: [s, RSS MB, heap used MB, heap total MB,
-      // external MB, fds, mempool, the longest the event loop was held in that minute (ms)].
+      // external MB, fds, mempool, the longest the event loop was held in that minute (ms), old space
+      // committed MB, old space used MB, large-object space committed MB, anonymous RSS MB].
       series: last.map((x) => [
         x.t,
-        ...[x.rss, x.heap, x.heapTotal, x.external].map((v) => (v == null ? null : +(v / 2 ** 20).toFixed(1))),
+        ...[x.rss, x.heap, x.heapTotal, x.external].map(mb),
         x.fds ?? null,
         x.mempool ?? null,
         x.loopMax == null ? null : Math.round(x.loopMax * 1000),
+        ...[x.oldSize, x.oldUsed, x.largeSize, x.anon].map(mb),
       ]),
       loopHeldMaxMs: n.kind === 'ours' ? Math.round(Math.max(0, ...n.samples.map((x) => x.loopMax ?? 0)) * 1000) : null,
       connectionsPerHour:
@@ -1186,6 +1238,8 @@ function finish({ top, lost }) {
     lost: lost.length === 0,
     late: lateCount === 0,
     growth: growth.length === 0,
+    // Between our nodes every accepted transaction everywhere within 2 s (issue 28), over calm routes.
+    oursRelayP99: (report.relay['ours→ours']?.p99 ?? 0) < 2,
     referencesAlive: report.referencesAlive.every((r) => r.alive),
     honestBans: bans.honest.length === 0,
     failEvents: !events.some((e) => e.fail),

@@ -58,6 +58,8 @@ describe('/metrics', () => {
     expect(sample(m, 'wartnode_nodejs_heap_total_bytes')).toBeGreaterThan(0);
     expect(sample(m, 'wartnode_database_size_bytes')).toBeGreaterThan(0);
     if (process.platform === 'linux') expect(sample(m, 'wartnode_process_open_fds')).toBeGreaterThan(0);
+    expect(sample(m, 'wartnode_nodejs_heap_space_size_bytes{space="old_space"}')).toBeGreaterThan(0);
+    expect(sample(m, 'wartnode_nodejs_heap_space_used_bytes{space="new_space"}')).toBeGreaterThan(0);
     const delay = ['0.5', '0.99', '1'].map((q) => sample(m, `wartnode_nodejs_eventloop_delay_seconds{quantile="${q}"}`) ?? Number.NaN);
     expect(delay[0]).toBeGreaterThanOrEqual(0);
     expect(delay[1]).toBeGreaterThanOrEqual(delay[0]);

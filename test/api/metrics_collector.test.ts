@@ -77,6 +77,7 @@ function metricsOf(chain: Chain, clock?: () => number): NodeMetrics {
       externalBytes: 5_000_000,
       openFds: null,
       loopDelay: { p50: 0.0105, p99: 0.25, max: 0.5 },
+      heapSpaces: [{ space: 'old_space', size: 16_000_000, used: 9_000_000 }],
     }),
   });
 }
@@ -111,6 +112,8 @@ describe('node metrics over a real chain', () => {
       'wartnode_nodejs_heap_used_bytes 10000000',
       'wartnode_nodejs_heap_total_bytes 20000000',
       'wartnode_nodejs_external_memory_bytes 5000000',
+      'wartnode_nodejs_heap_space_size_bytes{space="old_space"} 16000000',
+      'wartnode_nodejs_heap_space_used_bytes{space="old_space"} 9000000',
       'wartnode_nodejs_eventloop_delay_seconds{quantile="0.5"} 0.0105',
       'wartnode_nodejs_eventloop_delay_seconds{quantile="0.99"} 0.25',
       'wartnode_nodejs_eventloop_delay_seconds{quantile="1"} 0.5',

@@ -7,6 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { MetricsRegistry } from '../core/metrics.js';
 import { equalBytes } from '../core/hex.js';
 import type { Chain, ChainEvent } from '../chain/chain.js';
@@ -35,6 +36,8 @@ export interface ProcessFigures {
    * peer's message waited this long behind whatever held the loop (a block applied in one piece).
    */
   loopDelay: { p50: number; p99: number; max: number };
+  /** V8's heap by space (new, old, code, large objects, …): bytes committed and in use, to tell a leak from a heap kept large. */
+  heapSpaces: { space: string; size: number; used: number }[];
 }
 
 export interface MetricSources {
@@ -73,7 +76,8 @@ export async function processFigures(): Promise<ProcessFigures> {
   const seconds = (ns: number) => (Number.isFinite(ns) && h.count > 0 ? ns / 1e9 : 0);
   const delay = { p50: seconds(h.percentile(50)), p99: seconds(h.percentile(99)), max: seconds(h.max) };
   h.reset();
-  return { residentBytes: m.rss, heapUsedBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external, openFds, loopDelay: delay };
+  const heapSpaces = getHeapSpaceStatistics().map((x) => ({ space: x.space_name, size: x.space_size, used: x.space_used_size }));
+  return { residentBytes: m.rss, heapUsedBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external, openFds, loopDelay: delay, heapSpaces };
 }
 
 /** The first path segments of `paths` (`/chain/head` → `chain`): the route groups of the HTTP metrics. */
@@ -157,6 +161,8 @@ export class NodeMetrics {
       heapTotal: r.gauge('wartnode_nodejs_heap_total_bytes', 'V8 heap allocated.'),
       external: r.gauge('wartnode_nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript ones: buffers, WebAssembly memory.'),
       fds: r.gauge('wartnode_process_open_fds', 'Open file descriptors (where /proc/self/fd can be read).'),
+      spaceSize: r.gauge('wartnode_nodejs_heap_space_size_bytes', 'V8 heap committed, by space.', ['space']),
+      spaceUsed: r.gauge('wartnode_nodejs_heap_space_used_bytes', 'V8 heap in use, by space.', ['space']),
       loopDelay: r.gauge(
         'wartnode_nodejs_eventloop_delay_seconds',
         'How late the event loop ran a 10 ms timer since the previous scrape (what a request or peer message waited), by quantile (0.5, 0.99, 1 = the maximum).',
@@ -285,6 +291,10 @@ export class NodeMetrics {
     m.external.set(f.externalBytes);
     m.fds.reset();
     if (f.openFds !== null) m.fds.set(f.openFds);
+    for (const x of f.heapSpaces) {
+      m.spaceSize.set(x.size, { space: x.space });
+      m.spaceUsed.set(x.used, { space: x.space });
+    }
     m.loopDelay.set(f.loopDelay.p50, { quantile: '0.5' });
     m.loopDelay.set(f.loopDelay.p99, { quantile: '0.99' });
     m.loopDelay.set(f.loopDelay.max, { quantile: '1' });
