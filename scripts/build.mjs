@@ -29,8 +29,11 @@ const program = {
 // in an hour of bursts (scripts/network.mjs) the defaults let each node's RSS swing and climb with
 // V8's committed heap (136 MB against 69 MB on the same workload), and `make bench`'s chain, sync and
 // mempool sections show no cost. V8 takes the flag only at start, so the bin's own line carries it:
-// every launcher (make run, the scripts, the benchmarks) runs the bin itself.
-const nodeProgram = { ...program, banner: { js: `#!/usr/bin/env -S node --max-semi-space-size=2\n${prelude}` } };
+// every launcher (make run, the scripts, the benchmarks) runs the bin itself. MALLOC_ARENA_MAX=2:
+// glibc gives each thread that allocates (the kernel's workers, started and stopped with the load;
+// LevelDB's) an arena of its own, and memory freed in one is rarely given back; two arenas is what
+// long-running services with threads set (its effect on an hour's RSS: scripts/network.mjs).
+const nodeProgram = { ...program, banner: { js: `#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=2\n${prelude}` } };
 
 await Promise.all([
   build({ ...nodeProgram, entryPoints: ['ts/main.ts'], outfile: 'dist/node.mjs', sourcemap: true }),

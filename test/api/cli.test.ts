@@ -62,6 +62,7 @@ describe('command line', () => {
       expect(n.output()).toMatch(/RPC endpoint is 127\.0\.0\.1:\d+\./);
       // The bin's own line gave its Node.js the young-generation size (scripts/build.mjs).
       expect(readFileSync(`/proc/${n.proc.pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2');
+      expect(readFileSync(`/proc/${n.proc.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
       expect(await n.stop(signal)).toBe(0);
       expect(n.output()).toContain('Shutdown complete');
       // The data directory opens again: the database was closed properly.
