@@ -70,6 +70,19 @@ describe('one dial per IP per 30 s', () => {
     expect(e.backoffMs).toBeGreaterThan(30_000);
   });
 
+  it('a peer closed as too slow (ESLOWPEER) is redialled after 1 min; a pinned one at once', () => {
+    schedule.add({ host: '127.0.0.1', port: 9190 }, false);
+    schedule.add({ host: '127.0.0.1', port: 9191 }, true);
+    schedule.start();
+    vi.advanceTimersByTime(0);
+    for (const a of ['127.0.0.1:9190', '127.0.0.1:9191']) schedule.connected(entry(a));
+    vi.advanceTimersByTime(5_000);
+    for (const a of ['127.0.0.1:9190', '127.0.0.1:9191']) schedule.closed(entry(a), { name: 'ESLOWPEER' }, false);
+    vi.advanceTimersByTime(120_000);
+    expect(dialsOf('127.0.0.1:9190')).toEqual([0, 65_000]);
+    expect(dialsOf('127.0.0.1:9191')).toEqual([0, 5_500]);
+  });
+
   it('loopback is exempt (the reference does not rate-limit it either)', () => {
     schedule.add({ host: '127.0.0.1', port: 9186 }, true);
     schedule.start();

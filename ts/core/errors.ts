@@ -190,6 +190,9 @@ export const ERRORS = {
   EREFABORT: [2002, 'Block aborts the reference node'],
   // Ours: the database refused a write (disk full, I/O error); the chain stays what it holds.
   EDBWRITE: [2003, 'Database write failed'],
+  // Ours: a sync reply not arriving in time from a peer that keeps sending other bytes (a slow
+  // link, not a silent liar): the connection closes without an offense (README "Sync is not held hostage").
+  ESLOWPEER: [2004, 'Peer too slow to answer'],
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

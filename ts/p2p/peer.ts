@@ -169,8 +169,9 @@ export class Peer {
   /**
    * Sends a tracked request; resolves with the matching reply. A load-test request expires after
    * 30 s (RequestExpired) and closes the connection after 150 s (§2.3). A sync request expires after
-   * 10 s, and closes the connection with ETIMEOUT after 25 s, unless its reply is arriving at
-   * TIMER.syncReplyRate or more (TIMER.syncReply*): a peer that claims work cannot hold the sync for long.
+   * 10 s, and closes the connection after 25 s (ETIMEOUT when the peer was silent, ESLOWPEER when
+   * it kept sending other bytes), unless its reply is arriving at TIMER.syncReplyRate or more
+   * (TIMER.syncReply*): a peer that claims work cannot hold the sync for long.
    */
   request<R extends Reply>(req: RequestWithoutNonce): Promise<R> {
     if (this.outstanding) return Promise.reject(new Error('a request is already outstanding'));
@@ -193,9 +194,13 @@ export class Peer {
       };
       if (sync) {
         o.timers.push(setTimeout(() => unlessArriving(expire), TIMER.syncReplyExpiry));
-        o.timers.push(
-          setTimeout(() => unlessArriving(() => this.close(new NodeError('ETIMEOUT', `${o.kind} not arriving within 25 s`))), TIMER.syncReplyStart),
-        );
+        const rxAtSend = this.conn.rxBytes;
+        const giveUp = () => {
+          const sent = this.conn.rxBytes - rxAtSend;
+          const why = `${o.kind} not arriving within 25 s (${sent} bytes received meanwhile)`;
+          this.close(new NodeError(sent >= TIMER.syncReplyAlive ? 'ESLOWPEER' : 'ETIMEOUT', why));
+        };
+        o.timers.push(setTimeout(() => unlessArriving(giveUp), TIMER.syncReplyStart));
       } else {
         o.timers.push(setTimeout(expire, TIMER.requestExpiry));
       }

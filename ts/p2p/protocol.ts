@@ -81,10 +81,13 @@ export const TIMER = {
   requestHardTimeout: 30_000 + 120_000,
   // Beyond the reference (README "Sync is not held hostage"): a sync request whose reply is not
   // arriving (at 8 KB/s or more) expires after 10 s (the peer leaves the sync role, others are used),
-  // and closes the connection with ETIMEOUT after 25 s, above the 20 s a throttling peer may hold us (§3.8).
+  // and closes the connection after 25 s, above the 20 s a throttling peer may hold us (§3.8): with
+  // ETIMEOUT (an offense) when the peer sent less than syncReplyAlive bytes meanwhile (silent), with
+  // ESLOWPEER (none) otherwise (a slow link: Bitcoin Core drops a stalling peer without a ban too).
   syncReplyExpiry: 10_000,
   syncReplyStart: 25_000,
   syncReplyRate: 8_000,
+  syncReplyAlive: 8_000,
   pongDeadline: 120_000,
   /** Before 0.10 (mainnet.md §5.2). */
   pongDeadlineV1: 60_000,

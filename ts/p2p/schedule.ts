@@ -13,6 +13,7 @@ const BACKOFF_START_MS = 200;
 const BACKOFF_GROWS_BELOW_MS = 60_000; // doubles while below 1 min: stops at 102.4 s
 const DUPLICATE_DELAY_MS = 10 * 60_000; // closed as a duplicate or evicted
 const BAN_DELAY_MS = 20 * 60_000; // closed with a banning error
+const SLOW_DELAY_MS = 60_000; // closed as too slow to answer the sync (ESLOWPEER), unless pinned
 const RECONNECT_MS = 500; // otherwise (reference: 0 s; a short pause avoids a busy loop)
 const MAX_DISCONNECTED_VERIFIED = 1000;
 const PER_IP_MS = 30_000; // one dial per non-loopback IP per 30 s
@@ -127,7 +128,14 @@ export class ConnectionSchedule {
     e.connections = Math.max(0, e.connections - 1);
     e.lastError = reason.name;
     if (e.connections > 0) return;
-    const delay = reason.name === 'EDUPLICATECONNECTION' || reason.name === 'EEVICTED' ? DUPLICATE_DELAY_MS : e.pinned || !banned ? RECONNECT_MS : BAN_DELAY_MS;
+    const delay =
+      reason.name === 'EDUPLICATECONNECTION' || reason.name === 'EEVICTED'
+        ? DUPLICATE_DELAY_MS
+        : reason.name === 'ESLOWPEER' && !e.pinned
+          ? SLOW_DELAY_MS
+          : e.pinned || !banned
+            ? RECONNECT_MS
+            : BAN_DELAY_MS;
     this.sleep(e, delay);
   }
 
