@@ -52,6 +52,29 @@ describe('AnswerCache', () => {
   });
 });
 
+describe('answers under a chain state', () => {
+  it("a later state drops the earlier one's answers; an answer of a state already left is not kept", () => {
+    const c = new AnswerCache(1 << 20);
+    c.set({ key: 'block 9' }, 'immutable', num);
+    c.set({ key: 'url /a T1', state: 'T1' }, 'a1', num);
+    c.set({ key: 'url /b T1', state: 'T1' }, 'b1', num);
+    expect(c.size).toBe(3);
+    c.set({ key: 'url /a T2', state: 'T2' }, 'a2', num);
+    expect(c.size).toBe(2);
+    expect(c.get({ key: 'url /b T1', state: 'T1' }, num)).toBeUndefined();
+    expect(c.get({ key: 'url /a T2', state: 'T2' }, num)?.toString()).toBe('a2');
+    expect(c.get({ key: 'block 9' }, num)?.toString()).toBe('immutable');
+    // A request that read T1 and finishes after T2's answers arrived: its answer is not kept, T2's stay.
+    c.set({ key: 'url /c T1', state: 'T1' }, 'c1', num);
+    expect(c.get({ key: 'url /c T1', state: 'T1' }, num)).toBeUndefined();
+    expect(c.get({ key: 'url /a T2', state: 'T2' }, num)?.toString()).toBe('a2');
+    // A thousand states later the cache holds one state's answers and the immutable one.
+    for (let i = 3; i < 1003; i++) c.set({ key: `url /a T${i}`, state: `T${i}` }, `a${i}`, num);
+    expect(c.size).toBe(2);
+    expect(c.bytes).toBeLessThan(1000);
+  });
+});
+
 describe('block views from the answer cache', () => {
   let node: TestNode;
   const A = formatAddress(wallet(1).address);

@@ -12,6 +12,7 @@ interface Stored {
   bytes: number;
   /** The answer as last written whole, with its confirmations (served again until the tip moves). */
   last?: { confirmations: number; text: Buffer };
+  state?: string;
 }
 
 /** What a route names its answer by; `confirmations` is the value of that field in it, if any. */
@@ -23,6 +24,13 @@ export interface AnswerKey {
    * latest `key` of a slot is kept, so a stream of short-lived keys holds one entry, not a trail.
    */
   slot?: string;
+  /**
+   * The chain state (and mempool version) the answer was computed on, for answers that hold only
+   * until it changes: a cache keeps one state's answers, and drops them all when a later state's
+   * arrives (else a stream of new tips and admissions fills the budget with answers no request can
+   * name again: run 4 of issue 28 held 3,055 of them, of which a handful current).
+   */
+  state?: string;
 }
 
 /** Where an answer is kept: its slot, or its key. */
@@ -34,24 +42,33 @@ const entryOf = (k: AnswerKey) => (k.slot === undefined ? `key ${k.key}` : `slot
  * gives it again, with the same state).
  */
 export function tipAnswerKey(what: string, chain: { length: number; hashAt(h: number): Uint8Array }): AnswerKey {
-  return { key: `${what} ${chain.length} ${Buffer.from(chain.hashAt(chain.length)).toString('hex')}` };
+  return { key: `${what} ${tipOf(chain)}` };
 }
+
+const tipOf = (chain: { length: number; hashAt(h: number): Uint8Array }) => `${chain.length} ${Buffer.from(chain.hashAt(chain.length)).toString('hex')}`;
 
 /**
  * The key of an answer that is a function of the request URL and the chain state (`mempoolVersion`
- * null) or also of the pending transactions (route.ts dependsOn).
+ * null) or also of the pending transactions (route.ts dependsOn); it holds until that state changes.
  */
 export function stateAnswerKey(url: string, chain: { length: number; hashAt(h: number): Uint8Array }, mempoolVersion: number | null): AnswerKey {
-  return tipAnswerKey(mempoolVersion === null ? `url ${url}` : `url ${url} mempool ${mempoolVersion}`, chain);
+  const state = mempoolVersion === null ? tipOf(chain) : `${tipOf(chain)} mempool ${mempoolVersion}`;
+  return { key: `url ${url} ${state}`, state };
 }
 
-export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+/** The default budget of immutable answers, per listener (at most 3 full blocks' answers per MB). */
+export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
+/** States left behind that are remembered, so an answer computed on one of them is not kept. */
+const LEFT_STATES = 8;
 /** Larger answers are not kept (a few would push everything else out). */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 export class AnswerCache {
   private readonly map = new Map<string, Stored>();
   private used = 0;
+  /** The state whose answers are kept (AnswerKey.state), and the last ones left, newest last. */
+  private state: string | undefined;
+  private readonly left: string[] = [];
   hits = 0;
   misses = 0;
 
@@ -83,6 +100,17 @@ export class AnswerCache {
     const pieces = (k.confirmations === undefined ? [text] : text.split(new RegExp(`${escape(confirmationsText(k.confirmations, number))}(?=[,}\\]])`))).map(
       (p) => Buffer.from(p),
     );
+    if (k.state !== undefined && k.state !== this.state) {
+      if (this.left.includes(k.state)) return; // computed on a state already left
+      if (this.state !== undefined) this.left.push(this.state);
+      if (this.left.length > LEFT_STATES) this.left.shift();
+      this.state = k.state;
+      for (const [at, v] of this.map) {
+        if (v.state === undefined) continue;
+        this.map.delete(at);
+        this.used -= v.bytes;
+      }
+    }
     const at = entryOf(k);
     // A split answer also holds its last whole form (`last`): counted twice.
     const bytes = pieces.reduce((n, p) => n + (pieces.length > 1 ? 2 : 1) * p.length + 80, 64 + (k.key.length + at.length) * 2 + (pieces.length > 1 ? 64 : 0));
@@ -92,7 +120,7 @@ export class AnswerCache {
       this.used -= old.bytes;
       this.map.delete(at);
     }
-    this.map.set(at, { key: k.key, pieces, bytes });
+    this.map.set(at, k.state === undefined ? { key: k.key, pieces, bytes } : { key: k.key, pieces, bytes, state: k.state });
     this.used += bytes;
     while (this.used > this.capacity) {
       const [first, v] = this.map.entries().next().value!;

@@ -35,8 +35,8 @@ function send(ctx: Koa.Context, status: number, payload: unknown, g?: Generation
   return (ctx.body = writeJson(payload, g?.numberText));
 }
 
-/** Bytes of the answers kept under a chain state (answer_cache.ts stateAnswerKey), per listener. */
-const STATE_ANSWER_BYTES = 4 * 1024 * 1024;
+/** Bytes of the answers kept under one chain state (answer_cache.ts stateAnswerKey), per listener and kind. */
+const STATE_ANSWER_BYTES = 2 * 1024 * 1024;
 
 /** The answers of routes with an answerKey, per app (so per generation). */
 export const answerCacheOf = new WeakMap<Koa, AnswerCache>();
@@ -173,10 +173,12 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
   });
   const reads = new ReadGate(READ_CONCURRENCY);
   const answers = new AnswerCache();
-  // Answers under a chain state (and mempool version) serve until the next change only: a budget of
+  // Answers under a chain state (and mempool version) serve until the next change only: budgets of
   // their own, so that under traffic (the mempool version moves with each admission) they do not
-  // push out the immutable ones, nor hold the whole budget in answers nobody can ask for again.
-  const stateAnswers = new AnswerCache(STATE_ANSWER_BYTES);
+  // push out the immutable ones; each keeps one state's answers (AnswerKey.state), so those under
+  // the chain alone outlive admissions.
+  const chainAnswers = new AnswerCache(STATE_ANSWER_BYTES);
+  const mempoolAnswers = new AnswerCache(STATE_ANSWER_BYTES);
   answerCacheOf.set(app, answers);
   // Read routes never see the live chain: they get the services without it, and a read view.
   const { chain, ...readServices } = node;
@@ -253,8 +255,9 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
           return true;
         };
         if (served(own, answers)) return;
-        const state =
-          cacheable && read.dependsOn ? stateAnswerKey(ctx.url, view, read.dependsOn === 'chain+mempool' ? readServices.mempool.version : null) : null;
+        const withMempool = read.dependsOn === 'chain+mempool';
+        const state = cacheable && read.dependsOn ? stateAnswerKey(ctx.url, view, withMempool ? readServices.mempool.version : null) : null;
+        const stateAnswers = withMempool ? mempoolAnswers : chainAnswers;
         if (served(state, stateAnswers)) return;
         if (rule.before) await rule.before({ params, view });
         const data = await read.handler(req);
