@@ -794,6 +794,7 @@ async function sampleResources() {
       s.oldSize = metricValue(a.text, 'wartnode_nodejs_heap_space_size_bytes{space="old_space"}');
       s.oldUsed = metricValue(a.text, 'wartnode_nodejs_heap_space_used_bytes{space="old_space"}');
       s.largeSize = metricValue(a.text, 'wartnode_nodejs_heap_space_size_bytes{space="large_object_space"}');
+      s.answers = [...a.text.matchAll(/^wartnode_http_answer_cache_bytes\{[^}]*\} (\S+)$/gm)].reduce((t, m) => t + Number(m[1]), 0);
       try {
         // Anonymous memory (heaps, malloc arenas, WebAssembly) apart from mapped files.
         s.anon = Number(readFileSync(`/proc/${n.proc.pid}/status`, 'utf8').match(/RssAnon:\s+(\d+)/)[1]) * 1024;
@@ -1203,14 +1204,15 @@ function finish({ top, lost }) {
           : null,
       // The last start's samples, to read a slope's cause: [s, RSS MB, heap used MB, heap total MB,
       // external MB, fds, mempool, the longest the event loop was held in that minute (ms), old space
-      // committed MB, old space used MB, large-object space committed MB, anonymous RSS MB].
+      // committed MB, old space used MB, large-object space committed MB, anonymous RSS MB, answers
+      // kept by the HTTP answer caches MB].
       series: last.map((x) => [
         x.t,
         ...[x.rss, x.heap, x.heapTotal, x.external].map(mb),
         x.fds ?? null,
         x.mempool ?? null,
         x.loopMax == null ? null : Math.round(x.loopMax * 1000),
-        ...[x.oldSize, x.oldUsed, x.largeSize, x.anon].map(mb),
+        ...[x.oldSize, x.oldUsed, x.largeSize, x.anon, x.answers].map(mb),
       ]),
       loopHeldMaxMs: n.kind === 'ours' ? Math.round(Math.max(0, ...n.samples.map((x) => x.loopMax ?? 0)) * 1000) : null,
       connectionsPerHour:

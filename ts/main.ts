@@ -8,7 +8,7 @@ import { formatUnits, COIN_DECIMALS } from './core/amount.js';
 import { initKernel } from './kernel/instance.js';
 import { MinFeePolicy } from './mempool/fee_policy.js';
 import { MempoolService } from './mempool/service.js';
-import { createApp, listen } from './api/server.js';
+import { answerCachesOf, createApp, listen } from './api/server.js';
 import { startPublicRpc } from './api/public_rpc.js';
 import { StreamHub } from './api/streams/hub.js';
 import { attachStreams } from './api/streams/endpoint.js';
@@ -170,6 +170,7 @@ async function main(): Promise<number> {
   try {
     const server = await listen(app, config.rpc.host, config.rpc.port);
     metrics.observeHttp(server, 'rpc', routePaths);
+    metrics.observeAnswers('rpc', answerCachesOf.get(app)!);
     const closeStreams = attachStreams(server, streams, log.warn);
     teardown.push(() => {
       closeStreams();
@@ -184,6 +185,7 @@ async function main(): Promise<number> {
     try {
       const pub = await startPublicRpc(ROUTES, node, host, port, log.error, streams);
       metrics.observeHttp(pub.server, 'public', routePaths);
+      metrics.observeAnswers('public', answerCachesOf.get(pub.app)!);
       teardown.push(() => {
         pub.closeStreams();
         return closeServer(pub.server);

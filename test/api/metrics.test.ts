@@ -117,6 +117,20 @@ describe('/metrics', () => {
     expect(sample(m, 'wartnode_http_request_duration_seconds_count{listener="rpc",group="transaction",status="2xx"}')).toBe(1);
   });
 
+  it('reports the answer caches by listener and kind', async () => {
+    const before = await scrape(node.url);
+    for (const kind of ['immutable', 'chain', 'mempool']) {
+      expect(sample(before, `wartnode_http_answer_cache_entries{listener="public",kind="${kind}"}`)).toBeGreaterThanOrEqual(0);
+    }
+    const kept = sample(before, 'wartnode_http_answer_cache_entries{listener="rpc",kind="immutable"}') ?? Number.NaN;
+    expect((await node.get('/chain/block/1')).body.code).toBe(0);
+    const m = await scrape(node.url);
+    expect(sample(m, 'wartnode_http_answer_cache_entries{listener="rpc",kind="immutable"}')).toBe(kept + 1);
+    expect(sample(m, 'wartnode_http_answer_cache_bytes{listener="rpc",kind="immutable"}')).toBeGreaterThan(
+      sample(before, 'wartnode_http_answer_cache_bytes{listener="rpc",kind="immutable"}') ?? Number.NaN,
+    );
+  });
+
   it('is absent on the public listener, like the other private routes', async () => {
     expect(await statusOf(pub, '/debug/fakemine')).toBe(404);
     expect(await statusOf(pub, '/metrics')).toBe(404);

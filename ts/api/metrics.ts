@@ -169,6 +169,12 @@ export class NodeMetrics {
         ['quantile'],
       ),
       dbSize: r.gauge('wartnode_database_size_bytes', "Size on disk of the database (the data directory's db/)."),
+      answerBytes: r.gauge(
+        'wartnode_http_answer_cache_bytes',
+        'Bytes of the answers kept as written, by listener and kind (immutable; chain: of one chain state; mempool: of one chain state and mempool version).',
+        ['listener', 'kind'],
+      ),
+      answerEntries: r.gauge('wartnode_http_answer_cache_entries', 'Answers kept as written, by listener and kind.', ['listener', 'kind']),
     };
   })();
 
@@ -253,6 +259,12 @@ export class NodeMetrics {
     });
   }
 
+  /** Reports the sizes of a listener's answer caches (answer_cache.ts) at each scrape. */
+  observeAnswers(listener: string, caches: Record<string, { bytes: number; size: number }>): void {
+    this.answerCaches.push({ listener, caches });
+  }
+  private readonly answerCaches: { listener: string; caches: Record<string, { bytes: number; size: number }> }[] = [];
+
   /** Reads what is read at scrape time into the registry. */
   private async collect(): Promise<void> {
     const { chain, mempool } = this.src;
@@ -298,6 +310,11 @@ export class NodeMetrics {
     m.loopDelay.set(f.loopDelay.p50, { quantile: '0.5' });
     m.loopDelay.set(f.loopDelay.p99, { quantile: '0.99' });
     m.loopDelay.set(f.loopDelay.max, { quantile: '1' });
+    for (const { listener, caches } of this.answerCaches)
+      for (const [kind, c] of Object.entries(caches)) {
+        m.answerBytes.set(c.bytes, { listener, kind });
+        m.answerEntries.set(c.size, { listener, kind });
+      }
     const size = await this.src.databaseSize().catch(() => null);
     if (size !== null) m.dbSize.set(Number(size));
   }

@@ -58,6 +58,7 @@ export interface PublicRpc {
   server: Server;
   budget: RequestBudget;
   closeStreams: () => void;
+  app: Koa;
 }
 
 /** `budget`: the per-IP budget (the public one on the wall clock unless a test gives its own). */
@@ -76,5 +77,5 @@ export async function startPublicRpc(
   capConnectionsPerIp(server, PUBLIC_MAX_CONNECTIONS_PER_IP);
   // The streams are public in the reference (clients.md §6.1); opening one costs a request.
   const closeStreams = streams ? attachStreams(server, streams, log, (req) => budget.take(clientIp(req.socket))) : () => undefined;
-  return { server, budget, closeStreams };
+  return { server, app, budget, closeStreams };
 }

@@ -38,8 +38,15 @@ function send(ctx: Koa.Context, status: number, payload: unknown, g?: Generation
 /** Bytes of the answers kept under one chain state (answer_cache.ts stateAnswerKey), per listener and kind. */
 const STATE_ANSWER_BYTES = 2 * 1024 * 1024;
 
-/** The answers of routes with an answerKey, per app (so per generation). */
-export const answerCacheOf = new WeakMap<Koa, AnswerCache>();
+/** An app's answer caches (answer_cache.ts): immutable answers, those of one chain state, of one chain state and mempool version. */
+export type AnswerCaches = {
+  immutable: AnswerCache;
+  chain: AnswerCache;
+  mempool: AnswerCache;
+};
+
+/** The answer caches of each app (so per listener), for the metrics. */
+export const answerCachesOf = new WeakMap<Koa, AnswerCaches>();
 
 /**
  * CORS (clients.md §5): every answer may be read by any origin (no client sends credentials), and
@@ -179,7 +186,7 @@ export function createApp(routes: Route<any>[], node: NodeServices, log: (line: 
   // the chain alone outlive admissions.
   const chainAnswers = new AnswerCache(STATE_ANSWER_BYTES);
   const mempoolAnswers = new AnswerCache(STATE_ANSWER_BYTES);
-  answerCacheOf.set(app, answers);
+  answerCachesOf.set(app, { immutable: answers, chain: chainAnswers, mempool: mempoolAnswers });
   // Read routes never see the live chain: they get the services without it, and a read view.
   const { chain, ...readServices } = node;
   for (const { method, path, route: r, rule, writer } of servedRoutes(api, routes)) {
