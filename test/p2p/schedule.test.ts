@@ -50,7 +50,7 @@ describe('one dial per IP per 30 s', () => {
   });
 
   it('a closed connection is redialled 30 s after the last dial; backoff above 30 s is kept', () => {
-    schedule.add({ host: '10.0.0.3', port: 9186 }, true);
+    schedule.add({ host: '10.0.0.3', port: 9186 }, false); // unpinned: a pinned peer's backoff stops at 5 s
     schedule.start();
     vi.advanceTimersByTime(0);
     const e = entry('10.0.0.3:9186');
@@ -81,6 +81,22 @@ describe('one dial per IP per 30 s', () => {
     vi.advanceTimersByTime(120_000);
     expect(dialsOf('127.0.0.1:9190')).toEqual([0, 65_000]);
     expect(dialsOf('127.0.0.1:9191')).toEqual([0, 5_500]);
+  });
+
+  it('a pinned peer that keeps refusing is retried at least every 5 s; an unpinned one backs off to 102.4 s', () => {
+    schedule.add({ host: '127.0.0.1', port: 9192 }, true);
+    schedule.add({ host: '127.0.0.1', port: 9193 }, false);
+    for (const a of ['127.0.0.1:9192', '127.0.0.1:9193']) entry(a).verified = true;
+    schedule.start();
+    vi.advanceTimersByTime(0);
+    // Every attempt fails at once, for ten minutes (a partition).
+    for (let t = 0; t < 600_000; t += 100) {
+      for (const d of dials.filter((x) => x.at === t)) schedule.failed(entry(d.address), 'ECONNREFUSED');
+      vi.advanceTimersByTime(100);
+    }
+    const gaps = (a: string) => dialsOf(a).map((t, i, all) => (i ? t - all[i - 1] : 0)).slice(1);
+    expect(Math.max(...gaps('127.0.0.1:9192'))).toBe(5_000);
+    expect(Math.max(...gaps('127.0.0.1:9193'))).toBe(102_400);
   });
 
   it('loopback is exempt (the reference does not rate-limit it either)', () => {

@@ -11,6 +11,10 @@ import type { PeerDb } from './peer_db.js';
 
 const BACKOFF_START_MS = 200;
 const BACKOFF_GROWS_BELOW_MS = 60_000; // doubles while below 1 min: stops at 102.4 s
+// A pinned peer (--connect) is retried at least every 5 s (Bitcoin Core retries -connect peers every
+// 0.5 s): after a partition of a minute, the reference's 102.4 s left a healed node cut off from the
+// peers it was told to use for as long again (issue 28, run 5). Remote IPs still wait PER_IP_MS.
+const PINNED_BACKOFF_MAX_MS = 5_000;
 const DUPLICATE_DELAY_MS = 10 * 60_000; // closed as a duplicate or evicted
 const BAN_DELAY_MS = 20 * 60_000; // closed with a banning error
 const SLOW_DELAY_MS = 60_000; // closed as too slow to answer the sync (ESLOWPEER), unless pinned
@@ -159,7 +163,8 @@ export class ConnectionSchedule {
     }
     if (e.verified && this.view().disconnectedVerified.length > MAX_DISCONNECTED_VERIFIED && !e.pinned) this.demote(e);
     this.sleep(e, e.backoffMs);
-    if (e.backoffMs < BACKOFF_GROWS_BELOW_MS) e.backoffMs *= 2;
+    if (e.pinned) e.backoffMs = Math.min(2 * e.backoffMs, PINNED_BACKOFF_MAX_MS);
+    else if (e.backoffMs < BACKOFF_GROWS_BELOW_MS) e.backoffMs *= 2;
   }
 
   /** The address reaches this node itself (peer_manager.ts selfConnection): forgotten for good. */
