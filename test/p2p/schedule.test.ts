@@ -94,7 +94,10 @@ describe('one dial per IP per 30 s', () => {
       for (const d of dials.filter((x) => x.at === t)) schedule.failed(entry(d.address), 'ECONNREFUSED');
       vi.advanceTimersByTime(100);
     }
-    const gaps = (a: string) => dialsOf(a).map((t, i, all) => (i ? t - all[i - 1] : 0)).slice(1);
+    const gaps = (a: string) =>
+      dialsOf(a)
+        .map((t, i, all) => (i ? t - all[i - 1] : 0))
+        .slice(1);
     expect(Math.max(...gaps('127.0.0.1:9192'))).toBe(5_000);
     expect(Math.max(...gaps('127.0.0.1:9193'))).toBe(102_400);
   });
