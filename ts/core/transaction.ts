@@ -6,6 +6,7 @@ import { fee16Decode } from '../kernel/fee16.js';
 import { Writer } from './bytes.js';
 import { ADDRESS_BYTES } from './address.js';
 import { HASH_SIZE } from './header.js';
+import { flat } from './flat_string.js';
 
 // ---------------------------------------------------------------------------------------------
 // Transaction id (§7.1): (originAccountId, pinHeight, nonceId), 16 bytes in that order.
@@ -22,7 +23,7 @@ export function serializeTransactionId(id: TransactionId): Uint8Array {
 
 /** A string key for maps and sets of ids. */
 export function transactionIdKey(id: TransactionId): string {
-  return `${id.accountId}:${id.pinHeight}:${id.nonceId}`;
+  return flat(`${id.accountId}:${id.pinHeight}:${id.nonceId}`);
 }
 
 /** Orders ids as `/chain/txcache` lists them: by pinHeight, then account id, then nonce id. */

@@ -18,6 +18,7 @@ import type { Peer } from './peer.js';
 import { LIMIT } from './protocol.js';
 import { MEMPOOL_CAPACITY } from '../mempool/mempool.js';
 import type { WireTransaction } from './tx_message.js';
+import { flat } from '../core/flat_string.js';
 
 const REJECTED_MS = 60_000; // a refused (txid, fee) is not requested again for this long, or until the chain changes
 const INFLIGHT_MS = 10_000; // an unanswered Txreq stops counting against its peer's in-flight cap after this
@@ -41,7 +42,7 @@ const TOTAL_ADMITTING = 20_000; // received transactions waiting for admission
 const PUSH_PER_CALL = 800;
 
 /** The relay's key of an offer: the id's key (`transactionIdKey`) and the fee code. */
-const feeKey = (idKey: string, feeCode: number) => `${idKey}/${feeCode}`;
+const feeKey = (idKey: string, feeCode: number) => flat(`${idKey}/${feeCode}`);
 const keyOf = (id: TransactionId, feeCode: number) => feeKey(transactionIdKey(id), feeCode);
 const txIdOf = (tx: PendingTx): TransactionId => ({ accountId: tx.originId, pinHeight: tx.pinHeight, nonceId: tx.nonceId });
 
