@@ -56,7 +56,7 @@ export function stateAnswerKey(url: string, chain: { length: number; hashAt(h: n
   return { key: `url ${url} ${state}`, state };
 }
 
-/** The default budget of immutable answers, per listener (at most 3 full blocks' answers per MB). */
+/** The default budget of immutable answers, per listener. */
 export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
 /** States left behind that are remembered, so an answer computed on one of them is not kept. */
 const LEFT_STATES = 8;

@@ -8,7 +8,7 @@ for (let i = 0; i < 256; i++) {
   pairBytes[2 * i] = HEX.charCodeAt(i >> 4);
   pairBytes[2 * i + 1] = HEX.charCodeAt(i & 15);
 }
-const ascii = new TextDecoder();
+const decoder = new TextDecoder(); // UTF-8: ASCII digits decode as themselves
 /** Reused for inputs up to this many bytes (hashes, keys, transactions); larger ones get their own. */
 const SCRATCH_BYTES = 4096;
 const scratch = new Uint16Array(SCRATCH_BYTES);
@@ -21,7 +21,7 @@ const scratch = new Uint16Array(SCRATCH_BYTES);
 export function toHex(bytes: Uint8Array): string {
   const units = bytes.length <= SCRATCH_BYTES ? scratch : new Uint16Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) units[i] = PAIRS[bytes[i]];
-  return ascii.decode(new Uint8Array(units.buffer, 0, 2 * bytes.length));
+  return decoder.decode(new Uint8Array(units.buffer, 0, 2 * bytes.length));
 }
 
 const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/;
