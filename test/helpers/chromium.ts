@@ -93,7 +93,7 @@ export async function launchChromium(url: string, flags: string[]): Promise<DevT
     return {
       call,
       async evaluate<T>(expression: string): Promise<T> {
-        const r = await call('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+        const r = await evaluateAcrossNavigation(call, expression);
         if (r.exceptionDetails) throw new Error(`page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
         return r.result.value as T;
       },
@@ -105,6 +105,25 @@ export async function launchChromium(url: string, flags: string[]): Promise<DevT
   } catch (e) {
     await cleanup();
     throw e;
+  }
+}
+
+/**
+ * Chromium answers an evaluation with a protocol error when the page is between documents: the
+ * context it ran in was destroyed by a navigation, or the next one does not exist yet. Under load a
+ * page's first load (or a reload a test started) can still be under way when the test evaluates, so
+ * such an evaluation is run again in the new document, for at most 30 s.
+ */
+const BETWEEN_DOCUMENTS = /Execution context was destroyed|Cannot find default execution context|Cannot find context with specified id/;
+
+async function evaluateAcrossNavigation(call: DevTools['call'], expression: string): Promise<any> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    } catch (e) {
+      if (!BETWEEN_DOCUMENTS.test((e as Error).message) || attempt >= 300) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }
 
