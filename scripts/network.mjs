@@ -787,6 +787,7 @@ async function sampleResources() {
       s.mempool = metricValue(a.text, 'wartnode_mempool_transactions');
       s.fds = metricValue(a.text, 'wartnode_process_open_fds');
       s.db = metricValue(a.text, 'wartnode_database_size_bytes');
+      s.dbMemory = metricValue(a.text, 'wartnode_database_memory_bytes');
       s.peers = metricValue(a.text, 'wartnode_peers');
       s.opened = metricValue(a.text, 'wartnode_peer_connections_opened_total');
       s.reconnects = metricValue(a.text, 'wartnode_peer_reconnects_total');
@@ -1208,14 +1209,14 @@ function finish({ top, lost }) {
       // The last start's samples, to read a slope's cause: [s, RSS MB, heap used MB, heap total MB,
       // external MB, fds, mempool, the longest the event loop was held in that minute (ms), old space
       // committed MB, old space used MB, large-object space committed MB, anonymous RSS MB, answers
-      // kept by the HTTP answer caches MB].
+      // kept by the HTTP answer caches MB, LevelDB's memtables and block cache MB].
       series: last.map((x) => [
         x.t,
         ...[x.rss, x.heap, x.heapTotal, x.external].map(mb),
         x.fds ?? null,
         x.mempool ?? null,
         x.loopMax == null ? null : Math.round(x.loopMax * 1000),
-        ...[x.oldSize, x.oldUsed, x.largeSize, x.anon, x.answers].map(mb),
+        ...[x.oldSize, x.oldUsed, x.largeSize, x.anon, x.answers, x.dbMemory].map(mb),
       ]),
       loopHeldMaxMs: n.kind === 'ours' ? Math.round(Math.max(0, ...n.samples.map((x) => x.loopMax ?? 0)) * 1000) : null,
       connectionsPerHour:

@@ -17,7 +17,7 @@ import { ROUTES } from './api/routes/index.js';
 import { pageConfig, webPage } from './api/web_page.js';
 import { NodeMetrics } from './api/metrics.js';
 import type { NodeServices } from './api/services.js';
-import { databasePath, databaseSizeEvery, openDatabase, type Db } from './store/database.js';
+import { databaseMemory, databasePath, databaseSizeEvery, openDatabase, type Db } from './store/database.js';
 import { StoreFailure, classifyOpenError } from './store/failure.js';
 import { reindex } from './chain/reindex.js';
 import { enableDebug, log } from './log.js';
@@ -144,6 +144,7 @@ async function main(): Promise<number> {
     synced,
     p2p: () => p2p,
     databaseSize: chainDBSize,
+    databaseMemory: () => databaseMemory(db),
   });
   const node: NodeServices = {
     config,

@@ -57,6 +57,7 @@ describe('/metrics', () => {
     expect(sample(m, 'wartnode_nodejs_heap_used_bytes')).toBeGreaterThan(0);
     expect(sample(m, 'wartnode_nodejs_heap_total_bytes')).toBeGreaterThan(0);
     expect(sample(m, 'wartnode_database_size_bytes')).toBeGreaterThan(0);
+    expect(sample(m, 'wartnode_database_memory_bytes')).toBeGreaterThan(0); // the memtable's first arena block
     if (process.platform === 'linux') expect(sample(m, 'wartnode_process_open_fds')).toBeGreaterThan(0);
     expect(sample(m, 'wartnode_nodejs_heap_space_size_bytes{space="old_space"}')).toBeGreaterThan(0);
     expect(sample(m, 'wartnode_nodejs_heap_space_used_bytes{space="new_space"}')).toBeGreaterThan(0);

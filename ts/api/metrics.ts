@@ -51,6 +51,8 @@ export interface MetricSources {
   p2p(): P2PNode | null;
   /** Bytes of the database on disk (refreshed at most every few seconds: store/database.ts databaseSizeEvery). */
   databaseSize(): Promise<bigint>;
+  /** Bytes the database holds in memory (store/database.ts databaseMemory), null when unknown. */
+  databaseMemory?(): number | null;
   /** Seconds on a monotonic clock, for HTTP request latency (tests inject one). */
   clock?: () => number;
   /** The process's memory and descriptors (tests inject them). */
@@ -169,6 +171,7 @@ export class NodeMetrics {
         ['quantile'],
       ),
       dbSize: r.gauge('wartnode_database_size_bytes', "Size on disk of the database (the data directory's db/)."),
+      dbMemory: r.gauge('wartnode_database_memory_bytes', "Memory the database holds: LevelDB's memtables and block cache."),
       answerBytes: r.gauge(
         'wartnode_http_answer_cache_bytes',
         'Bytes of the answers kept as written, by listener and kind (immutable; chain: of one chain state; mempool: of one chain state and mempool version).',
@@ -317,6 +320,9 @@ export class NodeMetrics {
       }
     const size = await this.src.databaseSize().catch(() => null);
     if (size !== null) m.dbSize.set(Number(size));
+    m.dbMemory.reset();
+    const held = this.src.databaseMemory?.() ?? null;
+    if (held !== null) m.dbMemory.set(held);
   }
 
   /** Every metric in the text exposition format 0.0.4. */
