@@ -9,10 +9,12 @@ import type { KeyReader } from '../state/ledger.js';
 import type { MinedTransaction } from '../state/history_query.js';
 import { orderById } from '../state/orders.js';
 
-const ENTRIES = 2048;
+// Bounded by transactions, not blocks: 2,048 blocks of up to thousands of transactions each let a
+// reader walking the chain grow the cache without a useful bound (each kept transaction is a tree of objects).
+const TRANSACTIONS = 8192;
 
 export class BlockCache {
-  private readonly byHash = new Lru<string, MinedTransaction[]>(ENTRIES);
+  private readonly byHash = new Lru<string, MinedTransaction[]>(TRANSACTIONS, (txs) => txs.length + 1);
 
   /** The cached transactions of block `hash`, or `load()`'s (then cached). */
   async transactions(hash: Uint8Array, load: () => Promise<MinedTransaction[]>, s: KeyReader): Promise<MinedTransaction[]> {

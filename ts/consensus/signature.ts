@@ -3,7 +3,8 @@
 import { addressFromPublicKey } from '../core/address.js';
 import { fail } from '../core/errors.js';
 import { entryTxHash, type EntryContext, type SignedEntry } from '../core/entry.js';
-import { equalBytes, toHex } from '../core/hex.js';
+import { ByteRing } from '../core/byte_ring.js';
+import { equalBytes } from '../core/hex.js';
 import { recoverPublicKey } from '../core/keys.js';
 
 /**
@@ -51,44 +52,43 @@ function takeRecovered(entry: SignedEntry, height: number, pinHash: Uint8Array, 
  * wrong one (an id given to another address after a rollback) costs a recovery, never a verdict.
  * Bounded: the oldest learned goes first.
  */
-const signerKeys = new Map<bigint, Uint8Array>();
 export const MAX_SIGNER_KEYS = 16_384;
+const PUBLIC_KEY_BYTES = 33; // compressed, as recoverPublicKey gives it
+const signerKeys = new ByteRing<bigint>(MAX_SIGNER_KEYS, PUBLIC_KEY_BYTES);
 
 /** The key account `id` signed with when last seen (a hint for recovery ahead), if known. */
 export function knownSignerKey(id: bigint): Uint8Array | undefined {
-  return signerKeys.get(id);
+  return signerKeys.get(id)?.slice();
 }
 
 function learnSignerKey(id: bigint, pub: Uint8Array): void {
   const had = signerKeys.get(id);
-  if (had && equalBytes(had, pub)) return;
-  if (had) signerKeys.delete(id);
-  else if (signerKeys.size >= MAX_SIGNER_KEYS) signerKeys.delete(signerKeys.keys().next().value!);
-  signerKeys.set(id, pub);
+  if (!had || !equalBytes(had, pub)) signerKeys.set(id, pub);
 }
 
 /**
  * Signatures recovered on this node before (mempool admission), as Bitcoin Core's signature cache:
  * an entry with the same digest and signature recovers to the same key, recovery being a function
  * of the two, so the transactions of a block that this node admitted are not recovered again,
- * neither ahead (prerecover.ts) nor here. Bounded: the oldest first out.
+ * neither ahead (prerecover.ts) nor here. Bounded: the oldest first out. A record is the digest,
+ * the signature and the key, found by 30 bits of the digest (a small integer key; a digest sharing
+ * them replaces the record, which costs a recovery, never a verdict).
  */
-const seenSignatures = new Map<string, { sig: Uint8Array; pub: Uint8Array }>();
 export const MAX_SEEN_SIGNATURES = 16_384;
+const seenSignatures = new ByteRing<number>(MAX_SEEN_SIGNATURES, 32 + 65 + PUBLIC_KEY_BYTES);
+const digestKey = (d: Uint8Array): number => d[0]! | (d[1]! << 8) | (d[2]! << 16) | ((d[3]! & 0x3f) << 24);
 
 /** The key `sig` over `digest` recovered to when this node recovered it before, if it is remembered. */
 export function seenSignatureKey(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | undefined {
-  const seen = seenSignatures.get(toHex(digest32));
-  return seen && equalBytes(seen.sig, sig65) ? seen.pub : undefined;
+  const r = seenSignatures.get(digestKey(digest32));
+  return r && equalBytes(r.subarray(0, 32), digest32) && equalBytes(r.subarray(32, 97), sig65) ? r.slice(97) : undefined;
 }
 
 /** Recovers the key of `sig` over `digest` (null: none) and remembers a recovered one for block application. */
 export function recoverRemembered(digest32: Uint8Array, sig65: Uint8Array): Uint8Array | null {
   const pub = recoverPublicKey(digest32, sig65);
   if (!pub) return null;
-  const key = toHex(digest32);
-  if (!seenSignatures.delete(key) && seenSignatures.size >= MAX_SEEN_SIGNATURES) seenSignatures.delete(seenSignatures.keys().next().value!);
-  seenSignatures.set(key, { sig: sig65.slice(), pub });
+  seenSignatures.set(digestKey(digest32), digest32, sig65, pub);
   return pub;
 }
 

@@ -38,7 +38,7 @@ interface MinedLookup {
   kind: string;
   checkedOn: number;
 }
-const MINED_LOOKUPS = 16_384;
+const MINED_LOOKUPS = 4096; // the transactions wallets and explorers are asking about now
 const minedLookups = new WeakMap<object, Lru<string, MinedLookup | null>>();
 
 /** Per node (its mempool names it), by the hash as the request wrote it. */
